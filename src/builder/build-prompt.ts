@@ -1,0 +1,54 @@
+import type { Prompt } from "@modelcontextprotocol/sdk/types.js";
+import { FrugalConfigError } from "../errors/config-error.js";
+import {
+  assertPlainMethod,
+  bindHandler,
+  describeMember,
+  type MemberToBuild,
+  objectSchemaOf,
+} from "./build-context.js";
+import type { PromptDefinition } from "./definitions.js";
+import { toSnakeCase } from "./names.js";
+
+/** Builds and checks one `@Prompt`. */
+export function buildPrompt(item: MemberToBuild): PromptDefinition {
+  const options = item.member.metadata.prompt ?? {};
+  const property = assertPlainMethod(item, "@Prompt");
+  const where = describeMember(item);
+  const name = options.name ?? toSnakeCase(property);
+  const inputSchema = objectSchemaOf(item, "input", options.input);
+  const shape = inputSchema?.shape ?? {};
+  const complete = { ...options.complete };
+  for (const argument of Object.keys(complete)) {
+    if (!(argument in shape)) {
+      throw new FrugalConfigError(
+        where,
+        `\`complete\` names argument "${argument}", which the prompt does not declare`,
+        `add "${argument}" to \`input\` or remove its completion`,
+      );
+    }
+  }
+  const listing: Prompt = {
+    name,
+    ...(options.title === undefined ? {} : { title: options.title }),
+    ...(options.description === undefined ? {} : { description: options.description }),
+    arguments: Object.entries(shape).map(([argument, type]) => ({
+      name: argument,
+      ...(type.description === undefined ? {} : { description: type.description }),
+      required: !type.safeParse(undefined).success,
+    })),
+  };
+  return Object.freeze({
+    kind: "prompt",
+    where,
+    serviceClass: item.serviceClass,
+    property,
+    metadata: item.member.metadata,
+    classMetadata: item.classMetadata,
+    inputSchema,
+    handler: bindHandler(item, property),
+    name,
+    listing,
+    complete: Object.freeze(complete),
+  });
+}

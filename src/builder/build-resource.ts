@@ -1,0 +1,124 @@
+import { FrugalConfigError } from "../errors/config-error.js";
+import type { CompleteCallback } from "../metadata/definitions.js";
+import { UriTemplate } from "../uri/uri-template.js";
+import {
+  assertPlainMethod,
+  bindHandler,
+  describeMember,
+  type MemberToBuild,
+  objectSchemaOf,
+} from "./build-context.js";
+import type { ResourceDefinition } from "./definitions.js";
+import { toSnakeCase } from "./names.js";
+
+/** Builds and checks one `@Resource` (a static URI or a URI template). */
+export function buildResource(item: MemberToBuild): ResourceDefinition {
+  const { uri, options } = item.member.metadata.resource as NonNullable<typeof item.member.metadata.resource>;
+  const property = assertPlainMethod(item, "@Resource");
+  const where = describeMember(item);
+  if (!/^[A-Za-z][A-Za-z0-9+.-]*:/.test(uri)) {
+    throw new FrugalConfigError(
+      where,
+      `"${uri}" is not an absolute URI`,
+      'start it with a scheme, e.g. "config://app"',
+    );
+  }
+  const template = UriTemplate.isTemplate(uri) ? parseTemplate(uri, where) : undefined;
+  const inputSchema = objectSchemaOf(item, "input", options.input);
+  const variables = template?.variables ?? [];
+  if (inputSchema)
+    checkInputMatchesTemplate(where, uri, variables, template?.queryVariables ?? [], inputSchema.shape);
+  if (!template && (options.list || options.complete)) {
+    throw new FrugalConfigError(
+      where,
+      "`list` and `complete` only apply to URI templates",
+      `remove them, or use a template such as "${uri}/{id}"`,
+    );
+  }
+  for (const variable of Object.keys(options.complete ?? {})) {
+    if (!variables.includes(variable)) {
+      throw new FrugalConfigError(
+        where,
+        `\`complete\` names "${variable}", which is not a variable of "${uri}"`,
+        `use one of: ${variables.join(", ") || "(none)"}`,
+      );
+    }
+  }
+  const name = options.name ?? toSnakeCase(property);
+  const described = {
+    name,
+    ...(options.title === undefined ? {} : { title: options.title }),
+    ...(options.description === undefined ? {} : { description: options.description }),
+    ...(options.mimeType === undefined ? {} : { mimeType: options.mimeType }),
+    ...(options.meta === undefined ? {} : { _meta: { ...options.meta } }),
+  };
+  const instance = item.instance;
+  const list = options.list;
+  const complete: Record<string, CompleteCallback> = {};
+  for (const [variable, callback] of Object.entries(options.complete ?? {})) {
+    complete[variable] = (value, context) => callback.call(instance, value, context);
+  }
+  return Object.freeze({
+    kind: "resource",
+    where,
+    serviceClass: item.serviceClass,
+    property,
+    metadata: item.member.metadata,
+    classMetadata: item.classMetadata,
+    inputSchema,
+    handler: bindHandler(item, property),
+    name,
+    uri,
+    mimeType: options.mimeType,
+    template,
+    listing: template ? { uriTemplate: uri, ...described } : { uri, ...described },
+    list: list ? async () => list.call(instance) : undefined,
+    complete: Object.freeze(complete),
+  });
+}
+
+function parseTemplate(uri: string, where: string): UriTemplate {
+  try {
+    return new UriTemplate(uri);
+  } catch (error) {
+    throw new FrugalConfigError(
+      where,
+      (error as Error).message,
+      'write the template as RFC 6570 describes, e.g. "logs://{app}{?since,limit}"',
+    );
+  }
+}
+
+function checkInputMatchesTemplate(
+  where: string,
+  uri: string,
+  variables: readonly string[],
+  queryVariables: readonly string[],
+  shape: Record<string, { safeParse(value: unknown): { success: boolean } }>,
+): void {
+  for (const variable of variables) {
+    if (!(variable in shape)) {
+      throw new FrugalConfigError(
+        where,
+        `template variable "${variable}" of "${uri}" has no matching field in \`input\``,
+        `add \`${variable}: z.string()\` (or a coercing type) to \`input\``,
+      );
+    }
+  }
+  for (const [field, type] of Object.entries(shape)) {
+    if (!variables.includes(field)) {
+      throw new FrugalConfigError(
+        where,
+        `\`input\` field "${field}" is not a variable of "${uri}"`,
+        `add {${field}} or {?${field}} to the template, or remove the field`,
+      );
+    }
+    if (queryVariables.includes(field) && !type.safeParse(undefined).success) {
+      throw new FrugalConfigError(
+        where,
+        `query variable "${field}" may be missing from a URI but its schema requires it`,
+        `make it \`.optional()\` or give it a \`.default()\``,
+      );
+    }
+  }
+}

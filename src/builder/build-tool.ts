@@ -1,0 +1,64 @@
+import type { Tool } from "@modelcontextprotocol/sdk/types.js";
+import { FrugalConfigError } from "../errors/config-error.js";
+import {
+  assertPlainMethod,
+  bindHandler,
+  describeMember,
+  type MemberToBuild,
+  objectSchemaOf,
+} from "./build-context.js";
+import type { ToolDefinition } from "./definitions.js";
+import { toJsonSchema } from "./input-schema.js";
+import { isValidToolName, toSnakeCase } from "./names.js";
+
+/** Builds and checks one `@Tool`. */
+export function buildTool(item: MemberToBuild): ToolDefinition {
+  const options = item.member.metadata.tool ?? {};
+  const property = assertPlainMethod(item, "@Tool");
+  const where = describeMember(item);
+  const name = options.name ?? `${item.classMetadata.service?.toolPrefix ?? ""}${toSnakeCase(property)}`;
+  if (!isValidToolName(name)) {
+    throw new FrugalConfigError(
+      where,
+      `tool name "${name}" is not allowed (1–128 characters from A-Z a-z 0-9 _ - .)`,
+      "pass a valid `name` to @Tool",
+    );
+  }
+  const visibility = options.visibility ?? ["model"];
+  if (visibility.length === 0 || visibility.some((v) => v !== "model" && v !== "app")) {
+    throw new FrugalConfigError(
+      where,
+      `visibility ${JSON.stringify(visibility)} is invalid`,
+      'use ["model"], ["app"] or both',
+    );
+  }
+  const inputSchema = objectSchemaOf(item, "input", options.input);
+  const outputSchema = objectSchemaOf(item, "output", options.output);
+  const meta = { ...options.meta };
+  if (visibility.includes("app")) meta.ui = { ...(meta.ui as object), visibility: [...visibility] };
+  const listing: Tool = {
+    name,
+    ...(options.title === undefined ? {} : { title: options.title }),
+    ...(options.description === undefined ? {} : { description: options.description }),
+    inputSchema: (inputSchema
+      ? toJsonSchema(inputSchema, "input")
+      : { type: "object", properties: {} }) as Tool["inputSchema"],
+    ...(outputSchema ? { outputSchema: toJsonSchema(outputSchema, "output") as Tool["outputSchema"] } : {}),
+    ...(options.annotations ? { annotations: { ...options.annotations } } : {}),
+    ...(Object.keys(meta).length > 0 ? { _meta: meta } : {}),
+  };
+  return Object.freeze({
+    kind: "tool",
+    where,
+    serviceClass: item.serviceClass,
+    property,
+    metadata: item.member.metadata,
+    classMetadata: item.classMetadata,
+    inputSchema,
+    outputSchema,
+    handler: bindHandler(item, property),
+    name,
+    listing,
+    modelVisible: visibility.includes("model"),
+  });
+}

@@ -1,0 +1,32 @@
+import type { MethodMetadata } from "../metadata/definitions.js";
+import { metadataStore } from "../metadata/store.js";
+
+/** One decorated member found on a service class, with the metadata that applies to it. */
+export interface ScannedMember {
+  readonly property: string | symbol;
+  readonly metadata: MethodMetadata;
+  /** The class whose decorators won: the nearest one in the chain that decorated the member. */
+  readonly declaredOn: Function;
+}
+
+/**
+ * Finds every decorated member of a service class, walking the prototype chain so that a
+ * subclass inherits its parents' tools. For each member, the nearest class that decorated
+ * it wins: an override without decorators keeps the parent's metadata, and re-decorating
+ * in a subclass replaces it as a whole.
+ */
+export function scanService(serviceClass: Function): ScannedMember[] {
+  const found = new Map<string | symbol, ScannedMember>();
+  for (
+    let prototype = serviceClass.prototype as object | null;
+    prototype && prototype !== Object.prototype;
+    prototype = Object.getPrototypeOf(prototype)
+  ) {
+    for (const property of Reflect.ownKeys(prototype)) {
+      if (property === "constructor" || found.has(property)) continue;
+      const metadata = metadataStore.ownMethod(prototype, property);
+      if (metadata) found.set(property, { property, metadata, declaredOn: prototype.constructor });
+    }
+  }
+  return [...found.values()];
+}

@@ -1,0 +1,41 @@
+// Public API of frugal-mcp. Everything users import comes from here.
+import "reflect-metadata";
+
+// tsyringe's own decorators, re-exported so users need one import for DI.
+export { inject as Inject, injectable as Injectable } from "tsyringe";
+export { type Clock, ManualClock, SystemClock } from "./clock/clock.js";
+export { McpModule, type McpModuleOptions, type ProviderEntry } from "./decorators/mcp-module.decorator.js";
+export { McpService } from "./decorators/mcp-service.decorator.js";
+export { Prompt } from "./decorators/prompt.decorator.js";
+export { Resource } from "./decorators/resource.decorator.js";
+export { Tool } from "./decorators/tool.decorator.js";
+export { FrugalConfigError } from "./errors/config-error.js";
+export { RESOURCE_NOT_FOUND } from "./errors/protocol-errors.js";
+export type { BusEvent, EventBus, EventListener } from "./events/event-bus.js";
+export { InMemoryEventBus } from "./events/in-memory-event-bus.js";
+export type { HostPolicy } from "./http/host-guard.js";
+export type { HttpHandler, HttpHandlerOptions } from "./http/http-handler.js";
+export { MemoryEventStore } from "./http/memory-event-store.js";
+export { type Logger, StderrLogger } from "./logging/logger.js";
+export type {
+  CompleteCallback,
+  InputSchema,
+  ListedResource,
+  McpServiceOptions,
+  PromptOptions,
+  ResourceOptions,
+  ToolOptions,
+  ToolVisibility,
+} from "./metadata/definitions.js";
+export type { Invocation, Next, Stage } from "./pipeline/invocation.js";
+export { PIPELINE_ORDER, type StageName } from "./pipeline/order.js";
+export { audio, type ContentBlock, embeddedResource, image, resourceLink, text } from "./results/content.js";
+export { toolError } from "./results/tool-error.js";
+export type { McpAppOptions } from "./runtime/app-options.js";
+export type { ListenOptions } from "./runtime/listen.js";
+export { type AppStats, McpApp } from "./runtime/mcp-app.js";
+export { McpFactory } from "./runtime/mcp-factory.js";
+export type { McpLog, SampleOptions, ToolContext } from "./runtime/tool-context.js";
+export { createTestClient, type TestClient, type TestClientOptions } from "./testing/create-test-client.js";
+export { CACHE, CLOCK, EVENT_BUS, LOGGER, STORAGE, TOKEN_COUNTER } from "./tokens.js";
+export { UriTemplate } from "./uri/uri-template.js";

@@ -1,0 +1,92 @@
+import type { ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
+import type { z } from "zod";
+
+/** A zod object schema or a plain shape (`{ site: z.string() }`) describing an input. */
+export type InputSchema = z.ZodObject | Record<string, z.ZodType>;
+
+/** Who may see a tool: the model, an MCP App's UI, or both (default). */
+export type ToolVisibility = ReadonlyArray<"model" | "app">;
+
+/** Options of `@Tool`. */
+export interface ToolOptions {
+  /** Tool name; defaults to the method name in snake_case (`listArticles` → `list_articles`). */
+  name?: string;
+  title?: string;
+  description?: string;
+  /** Arguments: a zod shape or a zod object. Invalid arguments never reach the handler. */
+  input?: InputSchema;
+  /** Structured result schema; advertised as `outputSchema` and checked on every result. */
+  output?: InputSchema;
+  annotations?: ToolAnnotations;
+  /** `["app"]` marks an app-only tool (`_meta.ui.visibility`), hidden from the model. */
+  visibility?: ToolVisibility;
+  /** Extra `_meta` advertised in `tools/list`. */
+  meta?: Record<string, unknown>;
+}
+
+/** Completion callback for one template variable or prompt argument. */
+export type CompleteCallback = (
+  this: any,
+  value: string,
+  context: { arguments: Record<string, string> },
+) => string[] | Promise<string[]>;
+
+/** A concrete resource, as listed for a template by its `list` callback. */
+export interface ListedResource {
+  uri: string;
+  name: string;
+  title?: string;
+  description?: string;
+  mimeType?: string;
+}
+
+/** Options of `@Resource`. */
+export interface ResourceOptions {
+  name?: string;
+  title?: string;
+  description?: string;
+  mimeType?: string;
+  /** Optional schema for template variables (e.g. `z.coerce.number()` for a `limit`). */
+  input?: InputSchema;
+  /** Lists the concrete resources of a template in `resources/list`. */
+  list?: (this: any) => ListedResource[] | Promise<ListedResource[]>;
+  /** Completions for template variables, by variable name. */
+  complete?: Record<string, CompleteCallback>;
+  meta?: Record<string, unknown>;
+}
+
+/** Options of `@Prompt`. */
+export interface PromptOptions {
+  name?: string;
+  title?: string;
+  description?: string;
+  /** Arguments: a zod shape or object whose fields are strings (the protocol passes strings). */
+  input?: InputSchema;
+  /** Completions for arguments, by argument name. */
+  complete?: Record<string, CompleteCallback>;
+}
+
+/** Options of `@McpService`. */
+export interface McpServiceOptions {
+  /** Prefix added to every tool name of this service (`"github_"`). */
+  toolPrefix?: string;
+}
+
+/** How the decorated member was declared; only plain methods can become handlers. */
+export type MemberKind = "method" | "getter" | "setter" | "field";
+
+/**
+ * Everything the decorators recorded on one method. Each decorator owns one slot, so
+ * stacking order never matters. Later features (pagination, cache, budget, …) add slots.
+ */
+export interface MethodMetadata {
+  memberKind: MemberKind;
+  tool?: ToolOptions;
+  resource?: { uri: string; options: ResourceOptions };
+  prompt?: PromptOptions;
+}
+
+/** Class-level metadata recorded by `@McpService` and class decorators. */
+export interface ServiceMetadata {
+  service?: McpServiceOptions;
+}

@@ -1,0 +1,54 @@
+import "reflect-metadata";
+import type { MemberKind, MethodMetadata, ServiceMetadata } from "./definitions.js";
+import { METADATA } from "./keys.js";
+
+/**
+ * The one place that reads and writes frugal metadata. Writes never mutate a stored
+ * record: they store a fresh copy, so a subclass decorating a method cannot alter its
+ * parent's record.
+ */
+export const metadataStore = {
+  /** Adds one decorator's slot to a method's own record (on this prototype only). */
+  writeMethod(
+    prototype: object,
+    property: string | symbol,
+    memberKind: MemberKind,
+    patch: Partial<MethodMetadata>,
+  ): void {
+    const own: MethodMetadata | undefined = Reflect.getOwnMetadata(METADATA.method, prototype, property);
+    const next: MethodMetadata = { ...own, ...patch, memberKind: worstKind(own?.memberKind, memberKind) };
+    Reflect.defineMetadata(METADATA.method, Object.freeze(next), prototype, property);
+  },
+
+  /** The record declared on exactly this prototype, ignoring parents. */
+  ownMethod(prototype: object, property: string | symbol): MethodMetadata | undefined {
+    return Reflect.getOwnMetadata(METADATA.method, prototype, property);
+  },
+
+  writeService(target: Function, patch: Partial<ServiceMetadata>): void {
+    const own: ServiceMetadata | undefined = Reflect.getOwnMetadata(METADATA.service, target);
+    Reflect.defineMetadata(METADATA.service, Object.freeze({ ...own, ...patch }), target);
+  },
+
+  /** Class metadata, inherited from parent classes unless the class declares its own. */
+  service(target: Function): ServiceMetadata | undefined {
+    return Reflect.getMetadata(METADATA.service, target);
+  },
+
+  ownService(target: Function): ServiceMetadata | undefined {
+    return Reflect.getOwnMetadata(METADATA.service, target);
+  },
+
+  writeModule(target: Function, options: unknown): void {
+    Reflect.defineMetadata(METADATA.module, options, target);
+  },
+
+  module<T>(target: Function): T | undefined {
+    return Reflect.getOwnMetadata(METADATA.module, target);
+  },
+};
+
+/** A getter stays a getter even if another decorator on it guessed "method". */
+function worstKind(previous: MemberKind | undefined, next: MemberKind): MemberKind {
+  return previous && previous !== "method" ? previous : next;
+}

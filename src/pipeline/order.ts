@@ -1,0 +1,26 @@
+/**
+ * The one documented order of a call, from the outside in:
+ *
+ *   validate → decodeCursor → cache → shape → spill → budget → paginate → (handler)
+ *
+ * Read left to right it is the order in which stages *start*; results travel back right
+ * to left. So the handler's raw value is paginated first, then held to the budget, then
+ * spilled if it is still too large, then shaped into a protocol result, which is what the
+ * cache stores. This matches the contract's "validate → decode cursor → cache lookup →
+ * handler → paginate → budget → spill → shape the result".
+ *
+ * A stage that does not apply to an operation (no `@Cached`, no `@Paginated`, …) is left
+ * out when the pipeline is composed, so undecorated tools pay nothing for it.
+ */
+export const PIPELINE_ORDER = [
+  "validate",
+  "decodeCursor",
+  "cache",
+  "shape",
+  "spill",
+  "budget",
+  "paginate",
+] as const;
+
+/** The name of one pipeline stage. */
+export type StageName = (typeof PIPELINE_ORDER)[number];

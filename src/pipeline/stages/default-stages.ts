@@ -1,0 +1,9 @@
+import type { StageFactory } from "../stage-factory.js";
+import { shapeStage } from "./shape.stage.js";
+import { validateStage } from "./validate.stage.js";
+
+/**
+ * The stage factories every app uses. Capabilities (pagination, cache, budget, spill)
+ * add theirs here; `buildRegistry` sorts them into `PIPELINE_ORDER`.
+ */
+export const DEFAULT_STAGES: readonly StageFactory[] = [validateStage, shapeStage];

@@ -1,0 +1,48 @@
+import type { z } from "zod";
+import type { OperationDefinition } from "../../builder/definitions.js";
+import { describeZodError } from "../../errors/describe-zod-error.js";
+import { invalidParams } from "../../errors/protocol-errors.js";
+import { toolError } from "../../results/tool-error.js";
+import type { Invocation } from "../invocation.js";
+import type { StageFactory } from "../stage-factory.js";
+import { exceededInputLimit } from "./measure-input.js";
+
+/**
+ * Refuses oversized arguments, then validates them with the operation's zod schema.
+ * Invalid tool arguments answer `isError: true` (the model can fix them); invalid
+ * resource or prompt arguments answer JSON-RPC `-32602`.
+ */
+export const validateStage: StageFactory = {
+  name: "validate",
+  create(definition, env) {
+    const schema = definition.inputSchema;
+    return async (invocation, next) => {
+      const tooLarge = exceededInputLimit(invocation.args, env.inputLimits);
+      if (tooLarge) return refuse(definition, tooLarge);
+      if (!schema) {
+        invocation.input = invocation.args;
+        return next();
+      }
+      const parsed = await parse(schema, invocation);
+      if (!parsed.success) return refuse(definition, describeZodError(parsed.error));
+      invocation.input = parsed.data;
+      return next();
+    };
+  },
+};
+
+async function parse(schema: z.ZodObject, invocation: Invocation) {
+  try {
+    return schema.safeParse(invocation.args);
+  } catch {
+    // Only schemas with async refinements land here; the sync path is much faster for the rest.
+    return schema.safeParseAsync(invocation.args);
+  }
+}
+
+function refuse(definition: OperationDefinition, problem: string): never | ReturnType<typeof toolError> {
+  const what = `${definition.kind} "${definition.kind === "resource" ? definition.uri : definition.name}"`;
+  const message = `Invalid arguments for ${what}: ${problem}`;
+  if (definition.kind === "tool") return toolError(message);
+  throw invalidParams(message);
+}

@@ -1,0 +1,34 @@
+import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
+import type { ProviderEntry } from "../decorators/mcp-module.decorator.js";
+import type { InputLimits } from "../pipeline/stage-factory.js";
+
+/**
+ * Options of `McpFactory.create`.
+ *
+ * @example
+ * ```ts
+ * await McpFactory.create(AppModule, { name: "articles", version: "1.0.0", listPageSize: 50 });
+ * ```
+ */
+export interface McpAppOptions {
+  /** Server name reported at initialization. */
+  name: string;
+  /** Server version reported at initialization. */
+  version: string;
+  /** Instructions sent to clients at initialization. */
+  instructions?: string;
+  /** Page size of `tools/list`, `resources/list`, `resources/templates/list`, `prompts/list` (default 100). */
+  listPageSize?: number;
+  /** Limits on tool, resource and prompt arguments, checked before validation. */
+  inputLimits?: Partial<InputLimits>;
+  /** Maps auth info to the principal that owns a call's data (default: `auth.clientId`). */
+  principalOf?: (auth: AuthInfo) => string;
+  /** Providers that override the modules' own (used by `createTestClient`). */
+  providers?: ProviderEntry[];
+  /** How long `app.close()` waits for running calls before ending sessions (default 10 s). */
+  drainTimeoutMs?: number;
+  /** How long `create` waits for providers that hold connections to become ready (default 500 ms). */
+  readyTimeoutMs?: number;
+}
+
+export const DEFAULT_INPUT_LIMITS: InputLimits = { maxBytes: 1024 * 1024, maxElements: 10_000, maxDepth: 32 };

@@ -1,0 +1,15 @@
+import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
+import type { Registry } from "../builder/registry.js";
+import type { EventBus } from "../events/event-bus.js";
+import type { Logger } from "../logging/logger.js";
+
+/** What the registrar needs from the app to serve one session. */
+export interface AppRuntime {
+  readonly registry: Registry;
+  readonly events: EventBus;
+  readonly logger: Logger;
+  /** Page size of list operations. */
+  readonly listPageSize: number;
+  /** The principal of authenticated calls (default: the auth info's `clientId`). */
+  readonly principalOf: (auth: AuthInfo) => string;
+}

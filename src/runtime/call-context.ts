@@ -1,0 +1,112 @@
+import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
+import {
+  type CreateMessageRequestParams,
+  CreateMessageResultSchema,
+  type ElicitRequestParams,
+  ElicitResultSchema,
+  type LoggingLevel,
+  type ServerNotification,
+  type ServerRequest,
+} from "@modelcontextprotocol/sdk/types.js";
+import type { EventBus } from "../events/event-bus.js";
+import { logLevelPasses, type Session } from "./session.js";
+import type { McpLog, SampleOptions, ToolContext } from "./tool-context.js";
+
+/** The SDK's per-request extra, as the low-level server hands it to a handler. */
+export type RequestExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+
+const LEVELS: LoggingLevel[] = [
+  "debug",
+  "info",
+  "notice",
+  "warning",
+  "error",
+  "critical",
+  "alert",
+  "emergency",
+];
+
+/**
+ * The `ToolContext` of one call. Everything costly (the combined signal, the logger) is
+ * built on first use, so a call that ignores its context pays nothing for it.
+ */
+export class CallContext implements ToolContext {
+  private combinedSignal: AbortSignal | undefined;
+  private logger: McpLog | undefined;
+
+  constructor(
+    private readonly session: Session,
+    private readonly extra: RequestExtra,
+    readonly owner: string,
+    readonly events: EventBus,
+    /** Name of the tool, resource or prompt, used as the MCP logger name. */
+    private readonly operation: string,
+  ) {}
+
+  get sessionId(): string {
+    return this.extra.sessionId ?? this.session.id();
+  }
+
+  get auth() {
+    return this.extra.authInfo;
+  }
+
+  get requestId() {
+    return this.extra.requestId;
+  }
+
+  get meta(): Readonly<Record<string, unknown>> {
+    return this.extra._meta ?? {};
+  }
+
+  get signal(): AbortSignal {
+    this.combinedSignal ??= AbortSignal.any([this.extra.signal, this.session.lifetime.signal]);
+    return this.combinedSignal;
+  }
+
+  async progress(done: number, total?: number, message?: string): Promise<void> {
+    const progressToken = this.extra._meta?.progressToken;
+    if (progressToken === undefined) return;
+    await this.extra.sendNotification({
+      method: "notifications/progress",
+      params: { progressToken, progress: done, total, message },
+    });
+  }
+
+  get log(): McpLog {
+    this.logger ??= Object.fromEntries(
+      LEVELS.map((level) => [level, (message: string, data?: unknown) => this.sendLog(level, message, data)]),
+    ) as McpLog;
+    return this.logger;
+  }
+
+  sample(request: string | CreateMessageRequestParams, options: SampleOptions = {}) {
+    const params: CreateMessageRequestParams =
+      typeof request === "string"
+        ? {
+            messages: [{ role: "user", content: { type: "text", text: request } }],
+            maxTokens: options.maxTokens ?? 1000,
+            ...(options.systemPrompt === undefined ? {} : { systemPrompt: options.systemPrompt }),
+            ...(options.temperature === undefined ? {} : { temperature: options.temperature }),
+          }
+        : request;
+    // The call's own sendRequest keeps the request on this call's stream (HTTP) and ties it to cancellation.
+    return this.extra.sendRequest({ method: "sampling/createMessage", params }, CreateMessageResultSchema, {
+      signal: this.signal,
+    });
+  }
+
+  elicit(params: ElicitRequestParams) {
+    return this.extra.sendRequest({ method: "elicitation/create", params }, ElicitResultSchema, {
+      signal: this.signal,
+    });
+  }
+
+  private async sendLog(level: LoggingLevel, message: string, data: unknown): Promise<void> {
+    if (!logLevelPasses(this.session, level)) return;
+    await this.extra.sendNotification({
+      method: "notifications/message",
+      params: { level, logger: this.operation, data: data === undefined ? message : { message, data } },
+    });
+  }
+}

@@ -1,0 +1,155 @@
+import { randomUUID } from "node:crypto";
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
+import type { InjectionToken } from "tsyringe";
+import { createHttpHandler, type HttpHandler, type HttpHandlerOptions } from "../http/http-handler.js";
+import type { Logger } from "../logging/logger.js";
+import type { AppContainer } from "./app-container.js";
+import type { McpAppOptions } from "./app-options.js";
+import type { AppRuntime } from "./app-runtime.js";
+import { closeAll } from "./lifecycle.js";
+import { type ListenOptions, listen } from "./listen.js";
+import { createRegistrar } from "./registrar.js";
+import type { Session } from "./session.js";
+
+/** Counters readable with `app.stats()`. */
+export interface AppStats {
+  /** Sessions connected now. */
+  sessions: number;
+  /** Calls running now. */
+  inFlight: number;
+}
+
+/**
+ * A built frugal-mcp app: serves sessions over any transport. Create it with
+ * `McpFactory.create`.
+ *
+ * @example
+ * ```ts
+ * const app = await McpFactory.create(AppModule, { name: "articles", version: "1.0.0" });
+ * const { url } = await app.listen({ transport: "http", port: 3000 });
+ * // …
+ * await app.close();
+ * ```
+ */
+export class McpApp {
+  private readonly sessions = new Set<Session>();
+  private readonly install: (session: Session) => void;
+  // Compiling JSON schemas is the costly part of a server; share it across sessions.
+  private readonly validator = new AjvJsonSchemaValidator();
+  private readonly closers: Array<() => Promise<void>> = [];
+  private closing: Promise<void> | undefined;
+
+  /** @internal Use `McpFactory.create`. */
+  constructor(
+    private readonly options: McpAppOptions,
+    private readonly runtime: AppRuntime,
+    private readonly appContainer: AppContainer,
+  ) {
+    this.install = createRegistrar(runtime);
+  }
+
+  /** The app's logger (stderr by default; the `LOGGER` token). */
+  get logger(): Logger {
+    return this.runtime.logger;
+  }
+
+  /** Resolves a provider or service from the app's container (handy in tests). */
+  get<T>(token: InjectionToken<T>): T {
+    return this.appContainer.resolve(token);
+  }
+
+  /**
+   * Serves one session over an SDK transport, with its own SDK server instance, so two
+   * connections never share state (or responses). Resolves once the transport has started.
+   */
+  async connect(transport: Transport): Promise<void> {
+    if (this.closing) throw new Error("this app is closed; create a new one with McpFactory.create");
+    const server = new Server(
+      { name: this.options.name, version: this.options.version },
+      {
+        capabilities: {
+          tools: { listChanged: true },
+          resources: { subscribe: true, listChanged: true },
+          prompts: { listChanged: true },
+          logging: {},
+          completions: {},
+        },
+        ...(this.options.instructions === undefined ? {} : { instructions: this.options.instructions }),
+        jsonSchemaValidator: this.validator,
+      },
+    );
+    const fallbackId = randomUUID();
+    const session: Session = {
+      id: () => transport.sessionId ?? fallbackId,
+      server,
+      logLevel: undefined,
+      subscriptions: new Set(),
+      inFlight: new Set(),
+      lifetime: new AbortController(),
+    };
+    this.install(session);
+    server.onclose = () => {
+      this.sessions.delete(session);
+      session.lifetime.abort(new Error("session closed"));
+    };
+    this.sessions.add(session);
+    await server.connect(transport);
+  }
+
+  /** Serves over stdio, or Streamable HTTP (`{ transport: "http", port, host, path }`). */
+  async listen(options: ListenOptions): Promise<{ url?: string }> {
+    const started = await listen(this, options);
+    this.closers.push(started.close);
+    return started.url === undefined ? {} : { url: started.url };
+  }
+
+  /**
+   * A Node request handler serving Streamable HTTP, to mount in an existing Node or
+   * Express server: `expressApp.all("/mcp", app.httpHandler())`.
+   */
+  httpHandler(options: HttpHandlerOptions = {}): HttpHandler {
+    const handler = createHttpHandler(this, options);
+    this.closers.push(() => handler.close());
+    return handler;
+  }
+
+  /** Sends `notifications/resources/updated` to every session subscribed to `uri`. */
+  async notifyResourceUpdated(uri: string): Promise<void> {
+    const subscribed = [...this.sessions].filter((s) => s.subscriptions.has(uri));
+    await Promise.allSettled(subscribed.map((s) => s.server.sendResourceUpdated({ uri })));
+  }
+
+  /** Counters for monitoring. */
+  stats(): AppStats {
+    let inFlight = 0;
+    for (const session of this.sessions) inFlight += session.inFlight.size;
+    return { sessions: this.sessions.size, inFlight };
+  }
+
+  /**
+   * Stops serving: waits for running calls (up to `drainTimeoutMs`), ends every session,
+   * stops listeners, and closes providers that hold connections. Safe to call twice.
+   */
+  close(): Promise<void> {
+    this.closing ??= this.shutdown();
+    return this.closing;
+  }
+
+  private async shutdown(): Promise<void> {
+    const running = [...this.sessions].flatMap((s) => [...s.inFlight]);
+    if (running.length > 0) {
+      let timer: NodeJS.Timeout | undefined;
+      const deadline = new Promise((resolve) => {
+        timer = setTimeout(resolve, this.options.drainTimeoutMs ?? 10_000);
+      });
+      await Promise.race([Promise.allSettled(running), deadline]);
+      clearTimeout(timer);
+    }
+    await Promise.allSettled([...this.sessions].map((s) => s.server.close()));
+    for (const close of this.closers.splice(0))
+      await close().catch((e) => this.logger.error("closing a listener failed", e));
+    await closeAll(this.appContainer.instances, this.logger);
+  }
+}

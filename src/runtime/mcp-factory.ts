@@ -1,0 +1,68 @@
+import { buildRegistry } from "../builder/build-registry.js";
+import { SystemClock } from "../clock/clock.js";
+import type { ProviderEntry } from "../decorators/mcp-module.decorator.js";
+import { InMemoryEventBus } from "../events/in-memory-event-bus.js";
+import { StderrLogger } from "../logging/logger.js";
+import { DEFAULT_STAGES } from "../pipeline/stages/default-stages.js";
+import { CLOCK, EVENT_BUS, LOGGER } from "../tokens.js";
+import { createAppContainer } from "./app-container.js";
+import { DEFAULT_INPUT_LIMITS, type McpAppOptions } from "./app-options.js";
+import { awaitReady } from "./lifecycle.js";
+import { McpApp } from "./mcp-app.js";
+import { collectModuleGraph } from "./module-graph.js";
+
+/** The framework's defaults; any module provider for the same token replaces them. */
+function defaultProviders(): ProviderEntry[] {
+  return [
+    { provide: CLOCK, useClass: SystemClock },
+    { provide: EVENT_BUS, useClass: InMemoryEventBus },
+    { provide: LOGGER, useClass: StderrLogger },
+  ];
+}
+
+/**
+ * Builds apps from modules.
+ *
+ * @example
+ * ```ts
+ * const app = await McpFactory.create(AppModule, { name: "articles", version: "1.0.0" });
+ * await app.listen({ transport: "stdio" });
+ * ```
+ */
+export const McpFactory = {
+  /**
+   * Collects the module graph, builds a DI container of its own for this app, builds
+   * every provider and service, checks every declaration (throwing a `FrugalConfigError`
+   * that names the class, the method and the fix), and waits (briefly) for providers
+   * that hold connections.
+   */
+  async create(rootModule: Function, options: McpAppOptions): Promise<McpApp> {
+    const graph = collectModuleGraph(rootModule);
+    const providers = [...defaultProviders(), ...graph.providers, ...(options.providers ?? [])];
+    const appContainer = createAppContainer(providers, graph.services);
+    const logger = appContainer.resolve(LOGGER);
+    const events = appContainer.resolve(EVENT_BUS);
+    const env = {
+      resolve: appContainer.resolve,
+      logger,
+      inputLimits: { ...DEFAULT_INPUT_LIMITS, ...options.inputLimits },
+    };
+    const services = graph.services.map((serviceClass) => ({
+      serviceClass,
+      instance: appContainer.resolve(serviceClass) as object,
+    }));
+    const registry = buildRegistry(services, DEFAULT_STAGES, env);
+    await awaitReady(appContainer.instances, options.readyTimeoutMs ?? 500, logger);
+    return new McpApp(
+      options,
+      {
+        registry,
+        events,
+        logger,
+        listPageSize: options.listPageSize ?? 100,
+        principalOf: options.principalOf ?? ((auth) => auth.clientId),
+      },
+      appContainer,
+    );
+  },
+};

@@ -1,0 +1,33 @@
+import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import type { LoggingLevel } from "@modelcontextprotocol/sdk/types.js";
+
+/** The per-connection state the framework keeps beside each SDK server instance. */
+export interface Session {
+  /** Filled in by the transport (HTTP) or generated at `connect()` time. */
+  readonly id: () => string;
+  readonly server: Server;
+  /** Set by `logging/setLevel`; messages below it are not sent. */
+  logLevel: LoggingLevel | undefined;
+  /** URIs this session subscribed to with `resources/subscribe`. */
+  readonly subscriptions: Set<string>;
+  /** Calls running now, so `app.close()` can wait for them. */
+  readonly inFlight: Set<Promise<unknown>>;
+  /** Aborts every running call of the session when it ends. */
+  readonly lifetime: AbortController;
+}
+
+const SEVERITY: Record<LoggingLevel, number> = {
+  debug: 0,
+  info: 1,
+  notice: 2,
+  warning: 3,
+  error: 4,
+  critical: 5,
+  alert: 6,
+  emergency: 7,
+};
+
+/** Whether a message at `level` passes the session's `logging/setLevel` threshold. */
+export function logLevelPasses(session: Session, level: LoggingLevel): boolean {
+  return session.logLevel === undefined || SEVERITY[level] >= SEVERITY[session.logLevel];
+}

@@ -1,0 +1,62 @@
+import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
+import type {
+  CreateMessageRequestParams,
+  CreateMessageResult,
+  ElicitRequestParams,
+  ElicitResult,
+  LoggingLevel,
+} from "@modelcontextprotocol/sdk/types.js";
+import type { EventBus } from "../events/event-bus.js";
+
+/** Sends MCP logging notifications to the calling client, honouring its `logging/setLevel`. */
+export type McpLog = {
+  [level in LoggingLevel]: (message: string, data?: unknown) => Promise<void>;
+};
+
+/**
+ * What a handler receives besides its input. One per call.
+ *
+ * @example
+ * ```ts
+ * @Tool({ input: { n: z.number().int() } })
+ * async count({ n }: { n: number }, ctx: ToolContext) {
+ *   for (let i = 1; i <= n; i++) {
+ *     ctx.signal.throwIfAborted();
+ *     await ctx.progress(i, n);
+ *   }
+ *   await ctx.log.info(`counted to ${n}`);
+ *   return { n };
+ * }
+ * ```
+ */
+export interface ToolContext {
+  /** The transport's session id: `Mcp-Session-Id` over HTTP, a fresh id per `connect()` otherwise. */
+  readonly sessionId: string;
+  /** Who owns what this call creates or caches: the principal when authenticated, else the session. */
+  readonly owner: string;
+  /** Auth info supplied by the transport, when there is any. */
+  readonly auth?: AuthInfo;
+  /** Aborted when the client cancels the call or the session ends. */
+  readonly signal: AbortSignal;
+  /** The JSON-RPC id of this request. */
+  readonly requestId: string | number;
+  /** The request's `_meta`, as sent by the client. */
+  readonly meta: Readonly<Record<string, unknown>>;
+  /** Sends `notifications/progress` when the client asked for progress; otherwise does nothing. */
+  progress(done: number, total?: number, message?: string): Promise<void>;
+  /** MCP logging to the client (`ctx.log.info("…")`). */
+  readonly log: McpLog;
+  /** Asks the client's model for a completion (`sampling/createMessage`). */
+  sample(request: string | CreateMessageRequestParams, options?: SampleOptions): Promise<CreateMessageResult>;
+  /** Asks the user for input through the client (`elicitation/create`). */
+  elicit(params: ElicitRequestParams): Promise<ElicitResult>;
+  /** The app's event bus: `ctx.events.emit("articles.changed", { site })`. */
+  readonly events: Pick<EventBus, "emit">;
+}
+
+/** Options of the `ctx.sample("…")` shorthand. */
+export interface SampleOptions {
+  maxTokens?: number;
+  systemPrompt?: string;
+  temperature?: number;
+}
