@@ -146,6 +146,8 @@ export class McpApp {
       });
       await Promise.race([Promise.allSettled(running), deadline]);
       clearTimeout(timer);
+      // The SDK writes a response on a later turn than the handler resolves; let it go out.
+      await new Promise((resolve) => setImmediate(resolve));
     }
     await Promise.allSettled([...this.sessions].map((s) => s.server.close()));
     for (const close of this.closers.splice(0))
