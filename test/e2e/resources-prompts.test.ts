@@ -58,7 +58,7 @@ class CatalogService {
 @McpModule({ services: [CatalogService] })
 class CatalogModule {}
 
-const textOf = (result: { contents: Array<{ text?: unknown }> }) => String(result.contents[0]?.text);
+const textOf = (result: { contents: unknown[] }) => String((result.contents[0] as { text?: string }).text);
 
 describe("resources", () => {
   let t: TestClient;

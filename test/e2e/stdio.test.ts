@@ -37,7 +37,7 @@ describe("stdio transport (spawning the quickstart example)", () => {
 
   it("reads a template resource, completes it, and renders a prompt", async () => {
     const note = await client.readResource({ uri: "notes://welcome" });
-    expect(JSON.parse(String(note.contents[0]?.text))).toMatchObject({ id: "welcome" });
+    expect(JSON.parse(String((note.contents[0] as { text?: string }).text))).toMatchObject({ id: "welcome" });
     const completion = await client.complete({
       ref: { type: "ref/resource", uri: "notes://{id}" },
       argument: { name: "id", value: "pag" },

@@ -61,7 +61,7 @@ describe("subclassing", () => {
     const tail = await t.client.callTool({ name: "tail_last_two", arguments: {} });
     expect(tail.content).toEqual([{ type: "text", text: '["request a","request b"]' }]);
     const all = await t.client.readResource({ uri: "logs://all" });
-    expect(all.contents[0]?.text).toBe("boot ok\nrequest a\nrequest b");
+    expect((all.contents[0] as { text?: string }).text).toBe("boot ok\nrequest a\nrequest b");
     await t.close();
   });
 });
