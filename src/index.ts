@@ -6,6 +6,7 @@ export { inject as Inject, injectable as Injectable } from "tsyringe";
 export { type Clock, ManualClock, SystemClock } from "./clock/clock.js";
 export { McpModule, type McpModuleOptions, type ProviderEntry } from "./decorators/mcp-module.decorator.js";
 export { McpService } from "./decorators/mcp-service.decorator.js";
+export { Paginated } from "./decorators/paginated.decorator.js";
 export { Prompt } from "./decorators/prompt.decorator.js";
 export { Resource } from "./decorators/resource.decorator.js";
 export { Tool } from "./decorators/tool.decorator.js";
@@ -22,11 +23,15 @@ export type {
   InputSchema,
   ListedResource,
   McpServiceOptions,
+  PaginatedOptions,
   PromptOptions,
   ResourceOptions,
   ToolOptions,
   ToolVisibility,
 } from "./metadata/definitions.js";
+export type { CursorSecret } from "./pagination/cursor-keys.js";
+export type { KeyValue } from "./pagination/cursor-values.js";
+export { Page } from "./pagination/page.js";
 export type { Invocation, Next, Stage } from "./pipeline/invocation.js";
 export { PIPELINE_ORDER, type StageName } from "./pipeline/order.js";
 export { audio, type ContentBlock, embeddedResource, image, resourceLink, text } from "./results/content.js";
@@ -35,7 +40,7 @@ export type { McpAppOptions } from "./runtime/app-options.js";
 export type { ListenOptions } from "./runtime/listen.js";
 export { type AppStats, McpApp } from "./runtime/mcp-app.js";
 export { McpFactory } from "./runtime/mcp-factory.js";
-export type { McpLog, SampleOptions, ToolContext } from "./runtime/tool-context.js";
+export type { McpLog, PageContext, SampleOptions, ToolContext } from "./runtime/tool-context.js";
 export { createTestClient, type TestClient, type TestClientOptions } from "./testing/create-test-client.js";
 export { CACHE, CLOCK, EVENT_BUS, LOGGER, STORAGE, TOKEN_COUNTER } from "./tokens.js";
 export { UriTemplate } from "./uri/uri-template.js";

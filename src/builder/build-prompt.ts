@@ -1,5 +1,6 @@
 import type { Prompt } from "@modelcontextprotocol/sdk/types.js";
 import { FrugalConfigError } from "../errors/config-error.js";
+import type { CompleteCallback } from "../metadata/definitions.js";
 import {
   assertPlainMethod,
   bindHandler,
@@ -15,10 +16,21 @@ export function buildPrompt(item: MemberToBuild): PromptDefinition {
   const options = item.member.metadata.prompt ?? {};
   const property = assertPlainMethod(item, "@Prompt");
   const where = describeMember(item);
+  if (item.member.metadata.paginated) {
+    throw new FrugalConfigError(
+      where,
+      "@Paginated does not apply to prompts",
+      "remove @Paginated, or make this a tool",
+    );
+  }
   const name = options.name ?? toSnakeCase(property);
   const inputSchema = objectSchemaOf(item, "input", options.input);
   const shape = inputSchema?.shape ?? {};
-  const complete = { ...options.complete };
+  const complete: Record<string, CompleteCallback> = {};
+  for (const [argument, callback] of Object.entries(options.complete ?? {})) {
+    // Completion callbacks run with `this` bound to the service, like the handler.
+    complete[argument] = (value, context) => callback.call(item.instance, value, context);
+  }
   for (const argument of Object.keys(complete)) {
     if (!(argument in shape)) {
       throw new FrugalConfigError(
@@ -50,5 +62,6 @@ export function buildPrompt(item: MemberToBuild): PromptDefinition {
     name,
     listing,
     complete: Object.freeze(complete),
+    pagination: undefined,
   });
 }

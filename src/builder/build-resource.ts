@@ -1,5 +1,7 @@
+import { z } from "zod";
 import { FrugalConfigError } from "../errors/config-error.js";
 import type { CompleteCallback } from "../metadata/definitions.js";
+import { resolvePaginationSpec, withPaginationInput } from "../pagination/paginated-input.js";
 import { UriTemplate } from "../uri/uri-template.js";
 import {
   assertPlainMethod,
@@ -23,11 +25,29 @@ export function buildResource(item: MemberToBuild): ResourceDefinition {
       'start it with a scheme, e.g. "config://app"',
     );
   }
-  const template = UriTemplate.isTemplate(uri) ? parseTemplate(uri, where) : undefined;
-  const inputSchema = objectSchemaOf(item, "input", options.input);
+  const paginated = item.member.metadata.paginated;
+  const pagination = paginated
+    ? resolvePaginationSpec(where, paginated.stableKey, paginated.options)
+    : undefined;
+  if (pagination && !UriTemplate.isTemplate(uri)) {
+    throw new FrugalConfigError(
+      where,
+      "@Paginated needs a URI template, which carries the cursor",
+      `use a template such as "${uri}{?cursor,limit}"`,
+    );
+  }
+  const declared = UriTemplate.isTemplate(uri) ? parseTemplate(uri, where) : undefined;
+  const ownInput = objectSchemaOf(item, "input", options.input);
+  if (ownInput && declared) {
+    checkInputMatchesTemplate(where, uri, declared.variables, declared.queryVariables, ownInput.shape);
+  }
+  // A paginated template also takes `cursor` and `limit` query variables; advertise them.
+  const template = pagination && declared ? withPageVariables(declared) : declared;
+  const inputSchema =
+    pagination && declared
+      ? withPaginationInput(where, ownInput ?? stringsFor(declared), pagination, "resource")
+      : ownInput;
   const variables = template?.variables ?? [];
-  if (inputSchema)
-    checkInputMatchesTemplate(where, uri, variables, template?.queryVariables ?? [], inputSchema.shape);
   if (!template && (options.list || options.complete)) {
     throw new FrugalConfigError(
       where,
@@ -71,10 +91,28 @@ export function buildResource(item: MemberToBuild): ResourceDefinition {
     uri,
     mimeType: options.mimeType,
     template,
-    listing: template ? { uriTemplate: uri, ...described } : { uri, ...described },
+    listing: template ? { uriTemplate: template.template, ...described } : { uri, ...described },
     list: list ? async () => list.call(instance) : undefined,
     complete: Object.freeze(complete),
+    pagination,
   });
+}
+
+function withPageVariables(template: UriTemplate): UriTemplate {
+  const missing = ["cursor", "limit"].filter((v) => !template.variables.includes(v));
+  if (missing.length === 0) return template;
+  const operator = template.queryVariables.length > 0 ? "&" : "?";
+  return new UriTemplate(`${template.template}{${operator}${missing.join(",")}}`);
+}
+
+/** Without an `input`, template variables are strings (query variables optional). */
+function stringsFor(template: UriTemplate): z.ZodObject {
+  const shape: Record<string, z.ZodType> = {};
+  for (const variable of template.variables) {
+    if (variable === "cursor" || variable === "limit") continue;
+    shape[variable] = template.queryVariables.includes(variable) ? z.string().optional() : z.string();
+  }
+  return z.strictObject(shape);
 }
 
 function parseTemplate(uri: string, where: string): UriTemplate {

@@ -1,6 +1,11 @@
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import { FrugalConfigError } from "../errors/config-error.js";
 import {
+  pageEnvelopeSchema,
+  resolvePaginationSpec,
+  withPaginationInput,
+} from "../pagination/paginated-input.js";
+import {
   assertPlainMethod,
   bindHandler,
   describeMember,
@@ -32,8 +37,15 @@ export function buildTool(item: MemberToBuild): ToolDefinition {
       'use ["model"], ["app"] or both',
     );
   }
-  const inputSchema = objectSchemaOf(item, "input", options.input);
-  const outputSchema = objectSchemaOf(item, "output", options.output);
+  const paginated = item.member.metadata.paginated;
+  const pagination = paginated
+    ? resolvePaginationSpec(where, paginated.stableKey, paginated.options)
+    : undefined;
+  const ownInput = objectSchemaOf(item, "input", options.input);
+  const inputSchema = pagination ? withPaginationInput(where, ownInput, pagination, "tool") : ownInput;
+  // Under @Paginated, `output` describes one item; the result is the page envelope around them.
+  const ownOutput = objectSchemaOf(item, "output", options.output);
+  const outputSchema = pagination && ownOutput ? pageEnvelopeSchema(ownOutput, pagination) : ownOutput;
   const meta = { ...options.meta };
   if (visibility.includes("app")) meta.ui = { ...(meta.ui as object), visibility: [...visibility] };
   const listing: Tool = {
@@ -60,5 +72,6 @@ export function buildTool(item: MemberToBuild): ToolDefinition {
     name,
     listing,
     modelVisible: visibility.includes("model"),
+    pagination,
   });
 }

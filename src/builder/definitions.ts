@@ -11,6 +11,7 @@ import type {
   MethodMetadata,
   ServiceMetadata,
 } from "../metadata/definitions.js";
+import type { PaginationSpec } from "../pagination/paginated-input.js";
 import type { ToolContext } from "../runtime/tool-context.js";
 import type { UriTemplate } from "../uri/uri-template.js";
 
@@ -27,6 +28,8 @@ interface OperationBase {
   readonly inputSchema: z.ZodObject | undefined;
   /** Calls the user's method on its service instance. */
   readonly handler: (input: unknown, ctx: ToolContext) => unknown;
+  /** Present under `@Paginated`. */
+  readonly pagination: PaginationSpec | undefined;
 }
 
 /** A built, frozen tool. */

@@ -72,6 +72,20 @@ export interface McpServiceOptions {
   toolPrefix?: string;
 }
 
+/** Options of `@Paginated`. */
+export interface PaginatedOptions {
+  /** Default page size (default 20). */
+  limit?: number;
+  /** Largest page size; larger requests are clamped to it (default 100). */
+  maxLimit?: number;
+  /** Direction of the stable key (default `"asc"`). */
+  order?: "asc" | "desc";
+  /** Fields a client may select with the `fields` input (projection). */
+  fields?: readonly string[];
+  /** Fields returned when the client selects none (default: every field). */
+  defaultFields?: readonly string[];
+}
+
 /** How the decorated member was declared; only plain methods can become handlers. */
 export type MemberKind = "method" | "getter" | "setter" | "field";
 
@@ -84,6 +98,7 @@ export interface MethodMetadata {
   tool?: ToolOptions;
   resource?: { uri: string; options: ResourceOptions };
   prompt?: PromptOptions;
+  paginated?: { stableKey: readonly string[]; options: PaginatedOptions };
 }
 
 /** Class-level metadata recorded by `@McpService` and class decorators. */

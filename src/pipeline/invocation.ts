@@ -1,5 +1,7 @@
 import type { OperationDefinition } from "../builder/definitions.js";
-import type { ToolContext } from "../runtime/tool-context.js";
+import type { CursorBinding } from "../pagination/cursor-codec.js";
+import type { KeyValue } from "../pagination/cursor-values.js";
+import type { CallContext } from "../runtime/call-context.js";
 
 /** The state of one call as it passes through the pipeline. */
 export interface Invocation {
@@ -8,9 +10,19 @@ export interface Invocation {
   readonly args: Record<string, unknown>;
   /** The validated, typed input; set by the `validate` stage. */
   input: unknown;
-  readonly ctx: ToolContext;
+  readonly ctx: CallContext;
   /** For resource reads: the concrete URI requested. */
   readonly uri: string | undefined;
+  /** Under `@Paginated`: the decoded page request; set by the `decodeCursor` stage. */
+  page?: PageRequest;
+}
+
+/** A decoded page request: where to start, how many, which fields, and what cursors bind to. */
+export interface PageRequest {
+  readonly after: Readonly<Record<string, KeyValue>> | null;
+  readonly limit: number;
+  readonly fields: readonly string[] | undefined;
+  readonly binding: CursorBinding;
 }
 
 /** Runs the rest of the pipeline and resolves with its result. */

@@ -1,6 +1,7 @@
 import type { InjectionToken } from "tsyringe";
 import type { OperationDefinition } from "../builder/definitions.js";
 import type { Logger } from "../logging/logger.js";
+import type { CursorCodec } from "../pagination/cursor-codec.js";
 import type { Stage } from "./invocation.js";
 import type { StageName } from "./order.js";
 
@@ -19,6 +20,8 @@ export interface PipelineEnvironment {
   resolve<T>(token: InjectionToken<T>): T;
   readonly logger: Logger;
   readonly inputLimits: InputLimits;
+  /** Signs and checks pagination cursors with the app's keys. */
+  readonly cursors: CursorCodec;
 }
 
 /**

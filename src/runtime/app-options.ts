@@ -1,5 +1,6 @@
 import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
 import type { ProviderEntry } from "../decorators/mcp-module.decorator.js";
+import type { CursorSecret } from "../pagination/cursor-keys.js";
 import type { InputLimits } from "../pipeline/stage-factory.js";
 
 /**
@@ -27,6 +28,18 @@ export interface McpAppOptions {
   providers?: ProviderEntry[];
   /** How long `app.close()` waits for running calls before ending sessions (default 10 s). */
   drainTimeoutMs?: number;
+  /**
+   * Secret(s) that sign pagination cursors: one, or a list for rotation (the first signs,
+   * all verify; `{ id, secret }` entries name their key id). Without one, a random key per
+   * process is used, so cursors do not survive restarts or work across instances.
+   */
+  cursorSecret?: CursorSecret;
+  /** How long a cursor stays valid (default 24 hours). */
+  cursorTtlMs?: number;
+  /** Encrypt cursors with AES-256-GCM so clients cannot read key values (default false: signed only). */
+  encryptCursors?: boolean;
+  /** Longest cursor accepted, in characters (default 1,024). */
+  maxCursorLength?: number;
   /** How long `create` waits for providers that hold connections to become ready (default 500 ms). */
   readyTimeoutMs?: number;
 }

@@ -10,7 +10,7 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import type { EventBus } from "../events/event-bus.js";
 import { logLevelPasses, type Session } from "./session.js";
-import type { McpLog, SampleOptions, ToolContext } from "./tool-context.js";
+import type { McpLog, PageContext, SampleOptions, ToolContext } from "./tool-context.js";
 
 /** The SDK's per-request extra, as the low-level server hands it to a handler. */
 export type RequestExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
@@ -33,6 +33,9 @@ const LEVELS: LoggingLevel[] = [
 export class CallContext implements ToolContext {
   private combinedSignal: AbortSignal | undefined;
   private logger: McpLog | undefined;
+  private pageContext: PageContext | undefined;
+  /** True once the handler read `ctx.page`: it then pushed the page into its query, so its order is trusted. */
+  pageWasRead = false;
 
   constructor(
     private readonly session: Session,
@@ -57,6 +60,16 @@ export class CallContext implements ToolContext {
 
   get meta(): Readonly<Record<string, unknown>> {
     return this.extra._meta ?? {};
+  }
+
+  get page(): PageContext | undefined {
+    if (this.pageContext) this.pageWasRead = true;
+    return this.pageContext;
+  }
+
+  /** Set by the `decodeCursor` stage under `@Paginated`. */
+  attachPage(page: PageContext): void {
+    this.pageContext = page;
   }
 
   get signal(): AbortSignal {

@@ -1,8 +1,11 @@
 import { buildRegistry } from "../builder/build-registry.js";
+import type { Registry } from "../builder/registry.js";
 import { SystemClock } from "../clock/clock.js";
 import type { ProviderEntry } from "../decorators/mcp-module.decorator.js";
 import { InMemoryEventBus } from "../events/in-memory-event-bus.js";
 import { StderrLogger } from "../logging/logger.js";
+import { CursorCodec } from "../pagination/cursor-codec.js";
+import { createKeyring } from "../pagination/cursor-keys.js";
 import { DEFAULT_STAGES } from "../pipeline/stages/default-stages.js";
 import { CLOCK, EVENT_BUS, LOGGER } from "../tokens.js";
 import { createAppContainer } from "./app-container.js";
@@ -18,6 +21,11 @@ function defaultProviders(): ProviderEntry[] {
     { provide: EVENT_BUS, useClass: InMemoryEventBus },
     { provide: LOGGER, useClass: StderrLogger },
   ];
+}
+
+function usesPagination(registry: Registry): boolean {
+  const all = [...registry.tools.values(), ...registry.templates];
+  return all.some((operation) => operation.definition.pagination !== undefined);
 }
 
 /**
@@ -41,17 +49,30 @@ export const McpFactory = {
     const providers = [...defaultProviders(), ...graph.providers, ...(options.providers ?? [])];
     const appContainer = createAppContainer(providers, graph.services);
     const logger = appContainer.resolve(LOGGER);
+    const keyring = createKeyring(options.cursorSecret);
     const events = appContainer.resolve(EVENT_BUS);
     const env = {
       resolve: appContainer.resolve,
       logger,
       inputLimits: { ...DEFAULT_INPUT_LIMITS, ...options.inputLimits },
+      cursors: new CursorCodec({
+        keyring,
+        clock: appContainer.resolve(CLOCK),
+        ttlMs: options.cursorTtlMs ?? 24 * 60 * 60 * 1000,
+        encrypt: options.encryptCursors ?? false,
+        maxLength: options.maxCursorLength ?? 1024,
+      }),
     };
     const services = graph.services.map((serviceClass) => ({
       serviceClass,
       instance: appContainer.resolve(serviceClass) as object,
     }));
     const registry = buildRegistry(services, DEFAULT_STAGES, env);
+    if (keyring.ephemeral && usesPagination(registry)) {
+      logger.warn(
+        "no cursorSecret: cursors are signed with a random per-process key, so they will not survive a restart or work across instances",
+      );
+    }
     await awaitReady(appContainer.instances, options.readyTimeoutMs ?? 500, logger);
     return new McpApp(
       options,

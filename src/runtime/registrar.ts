@@ -94,7 +94,9 @@ export function createRegistrar(runtime: AppRuntime) {
         if (!prompt) throw new McpError(ErrorCode.InvalidParams, `Unknown prompt "${ref.name}".`);
         callback = prompt.definition.complete[argument.name];
       } else {
-        const template = registry.templates.find((t) => t.definition.uri === ref.uri);
+        const template = registry.templates.find(
+          (t) => t.definition.uri === ref.uri || t.definition.template?.template === ref.uri,
+        );
         if (!template && !registry.staticResources.has(ref.uri)) {
           throw new McpError(ErrorCode.InvalidParams, `Unknown resource template "${ref.uri}".`);
         }

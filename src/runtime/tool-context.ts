@@ -7,6 +7,7 @@ import type {
   LoggingLevel,
 } from "@modelcontextprotocol/sdk/types.js";
 import type { EventBus } from "../events/event-bus.js";
+import type { KeyValue } from "../pagination/cursor-values.js";
 
 /** Sends MCP logging notifications to the calling client, honouring its `logging/setLevel`. */
 export type McpLog = {
@@ -52,6 +53,30 @@ export interface ToolContext {
   elicit(params: ElicitRequestParams): Promise<ElicitResult>;
   /** The app's event bus: `ctx.events.emit("articles.changed", { site })`. */
   readonly events: Pick<EventBus, "emit">;
+  /** Under `@Paginated`: where this page starts and how long it is. */
+  readonly page?: PageContext;
+}
+
+/**
+ * The page a `@Paginated` handler is asked for. Push `after` and `limit + 1` down into
+ * the query when you can; the framework then trusts the order of what you return.
+ *
+ * @example
+ * ```ts
+ * const rows = db.prepare(
+ *   "SELECT * FROM articles WHERE site = ? AND (? IS NULL OR (updated_at, slug) > (?, ?)) ORDER BY updated_at, slug LIMIT ?",
+ * ).all(site, ctx.page.after?.updatedAt ?? null, ctx.page.after?.updatedAt, ctx.page.after?.slug, ctx.page.limit + 1);
+ * ```
+ */
+export interface PageContext {
+  /** The stable-key values of the last item already returned, or null on the first page. */
+  readonly after: Readonly<Record<string, KeyValue>> | null;
+  /** Page size requested, clamped to `maxLimit`. */
+  readonly limit: number;
+  /** The cursor as the client sent it, or null. */
+  readonly cursor: string | null;
+  /** Fields the client selected (projection), when the tool offers `fields`. */
+  readonly fields: readonly string[] | undefined;
 }
 
 /** Options of the `ctx.sample("…")` shorthand. */

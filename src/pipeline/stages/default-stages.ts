@@ -1,3 +1,5 @@
+import { decodeCursorStage } from "../../pagination/decode-cursor.stage.js";
+import { paginateStage } from "../../pagination/paginate.stage.js";
 import type { StageFactory } from "../stage-factory.js";
 import { shapeStage } from "./shape.stage.js";
 import { validateStage } from "./validate.stage.js";
@@ -6,4 +8,9 @@ import { validateStage } from "./validate.stage.js";
  * The stage factories every app uses. Capabilities (pagination, cache, budget, spill)
  * add theirs here; `buildRegistry` sorts them into `PIPELINE_ORDER`.
  */
-export const DEFAULT_STAGES: readonly StageFactory[] = [validateStage, shapeStage];
+export const DEFAULT_STAGES: readonly StageFactory[] = [
+  validateStage,
+  decodeCursorStage,
+  shapeStage,
+  paginateStage,
+];

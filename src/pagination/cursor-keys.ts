@@ -1,0 +1,54 @@
+import { createHash, hkdfSync, randomBytes } from "node:crypto";
+
+/** One secret, or several for rotation (the first signs; all verify). */
+export type CursorSecret =
+  | string
+  | Uint8Array
+  | ReadonlyArray<string | Uint8Array | { id: string; secret: string | Uint8Array }>;
+
+/** A derived key pair: one for HMAC signing, one for AES-GCM encryption. */
+export interface CursorKey {
+  readonly id: string;
+  readonly sign: Buffer;
+  readonly encrypt: Buffer;
+}
+
+/** The keys of an app: `current` signs new cursors; `byId` verifies old ones. */
+export interface CursorKeyring {
+  readonly current: CursorKey;
+  readonly byId: ReadonlyMap<string, CursorKey>;
+  /** True when no secret was configured and a random per-process key is in use. */
+  readonly ephemeral: boolean;
+}
+
+/**
+ * Derives separate signing and encryption keys from each secret (HKDF-SHA256), so one
+ * secret never serves two purposes. A key's id is given, or derived from the secret.
+ */
+export function createKeyring(secret: CursorSecret | undefined): CursorKeyring {
+  const ephemeral = secret === undefined;
+  const entries = ephemeral
+    ? [randomBytes(32)]
+    : Array.isArray(secret)
+      ? secret
+      : [secret as string | Uint8Array];
+  if (entries.length === 0) throw new Error("cursorSecret is an empty list; give at least one secret");
+  const keys = entries.map((entry) => {
+    const material = typeof entry === "object" && entry !== null && "secret" in entry ? entry.secret : entry;
+    const bytes = typeof material === "string" ? Buffer.from(material, "utf8") : Buffer.from(material);
+    if (bytes.length < 16) throw new Error("a cursorSecret must be at least 16 bytes long");
+    const id =
+      typeof entry === "object" && entry !== null && "id" in entry
+        ? entry.id
+        : createHash("sha256").update(bytes).digest("base64url").slice(0, 6);
+    if (!/^[A-Za-z0-9_-]{1,32}$/.test(id))
+      throw new Error(`cursor key id "${id}" must be 1–32 of A-Z a-z 0-9 _ -`);
+    const derive = (purpose: string) => Buffer.from(hkdfSync("sha256", bytes, Buffer.alloc(0), purpose, 32));
+    return { id, sign: derive("frugal-mcp cursor signing"), encrypt: derive("frugal-mcp cursor encryption") };
+  });
+  return {
+    current: keys[0] as CursorKey,
+    byId: new Map(keys.map((k) => [k.id, k])),
+    ephemeral,
+  };
+}
