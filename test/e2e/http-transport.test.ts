@@ -10,6 +10,7 @@ import {
   McpFactory,
   McpModule,
   McpService,
+  MemoryEventStore,
   Tool,
   type ToolContext,
 } from "frugal-mcp";
@@ -385,7 +386,8 @@ describe("Streamable HTTP transport (app.listen)", () => {
       headers: jsonPostHeaders({ "mcp-session-id": sessionId, "mcp-protocol-version": protocolVersion }),
       body: listToolsBody(),
     });
-    expectJsonRpcError(res, 404);
+    // Answered by the handler's own session map (the session was forgotten), not by a closed transport.
+    expect(expectJsonRpcError(res, 404).message).toMatch(/initialize a new one/);
     expect(app.stats().sessions).toBe(before - 1);
   });
 
@@ -632,6 +634,39 @@ describe("app.close() over HTTP", () => {
     await expect(rawRequest(url, { headers: jsonPostHeaders(), body: initializeBody() })).rejects.toThrow(
       /ECONNREFUSED/,
     );
+    await client.close();
+    expect(errors).toEqual([]);
+  });
+
+  it("drains a running call when the event store is asynchronous (a response is stored before it is sent)", async () => {
+    // Like a Redis or database store: every write takes a few milliseconds.
+    class SlowEventStore extends MemoryEventStore {
+      override async storeEvent(...args: Parameters<MemoryEventStore["storeEvent"]>) {
+        await sleep(5);
+        return super.storeEvent(...args);
+      }
+    }
+    const { app, errors } = await createApp();
+    const { url } = (await app.listen({
+      transport: "http",
+      port: 0,
+      eventStore: () => new SlowEventStore(),
+    })) as { url: string };
+    const { client } = await connectClient(url);
+    const call = client.callTool({ name: "slow", arguments: { ms: 200 } });
+    for (let i = 0; i < 100 && app.stats().inFlight === 0; i++) await sleep(5);
+    expect(app.stats().inFlight).toBe(1);
+
+    const closing = app.close();
+    // A lost answer leaves the SDK client waiting forever; fail fast instead.
+    const result = await Promise.race([
+      call,
+      sleep(3000).then(() => {
+        throw new Error("the drained call never got its answer");
+      }),
+    ]);
+    expect(structured(result)).toEqual({ slept: 200 });
+    await closing;
     await client.close();
     expect(errors).toEqual([]);
   });
