@@ -277,7 +277,9 @@ describe("@Paginated", () => {
     const { resourceTemplates } = await t.client.listResourceTemplates();
     expect(resourceTemplates.map((r) => r.uriTemplate)).toContain("articles://{site}{?cursor,limit}");
     const read = async (uri: string) =>
-      JSON.parse(String((await t.client.readResource({ uri })).contents[0]?.text)) as Envelope;
+      JSON.parse(
+        String(((await t.client.readResource({ uri })).contents[0] as { text?: string }).text),
+      ) as Envelope;
     const first = await read("articles://a");
     expect(first.count).toBe(5);
     const second = await read(`articles://a?limit=2&cursor=${first.nextCursor}`);
