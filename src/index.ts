@@ -26,11 +26,22 @@ export type {
   PaginatedOptions,
   PromptOptions,
   ResourceOptions,
+  StreamChunkOptions,
   ToolOptions,
   ToolVisibility,
 } from "./metadata/definitions.js";
+export {
+  type ByteChunk,
+  type ByteRange,
+  type ByteSource,
+  byteChunkInput,
+  MAX_BYTE_CHUNK,
+  readByteChunk,
+} from "./pagination/byte-chunks.js";
 export type { CursorSecret } from "./pagination/cursor-keys.js";
 export type { KeyValue } from "./pagination/cursor-values.js";
+export { fileByteSource } from "./pagination/file-byte-source.js";
+export { type HttpByteSourceOptions, httpByteSource } from "./pagination/http-byte-source.js";
 export { Page } from "./pagination/page.js";
 export type { Invocation, Next, Stage } from "./pipeline/invocation.js";
 export { PIPELINE_ORDER, type StageName } from "./pipeline/order.js";

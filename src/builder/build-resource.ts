@@ -29,20 +29,15 @@ export function buildResource(item: MemberToBuild): ResourceDefinition {
   const pagination = paginated
     ? resolvePaginationSpec(where, paginated.stableKey, paginated.options)
     : undefined;
-  if (pagination && !UriTemplate.isTemplate(uri)) {
-    throw new FrugalConfigError(
-      where,
-      "@Paginated needs a URI template, which carries the cursor",
-      `use a template such as "${uri}{?cursor,limit}"`,
-    );
-  }
-  const declared = UriTemplate.isTemplate(uri) ? parseTemplate(uri, where) : undefined;
+  // A paginated static URI becomes a template of its own: its query carries the cursor.
+  const declared = UriTemplate.isTemplate(uri) || pagination ? parseTemplate(uri, where) : undefined;
   const ownInput = objectSchemaOf(item, "input", options.input);
   if (ownInput && declared) {
     checkInputMatchesTemplate(where, uri, declared.variables, declared.queryVariables, ownInput.shape);
   }
   // A paginated template also takes `cursor` and `limit` query variables; advertise them.
-  const template = pagination && declared ? withPageVariables(declared) : declared;
+  const template =
+    pagination && declared ? withPageVariables(declared, pagination.stream !== undefined) : declared;
   const inputSchema =
     pagination && declared
       ? withPaginationInput(where, ownInput ?? stringsFor(declared), pagination, "resource")
@@ -73,7 +68,9 @@ export function buildResource(item: MemberToBuild): ResourceDefinition {
     ...(options.meta === undefined ? {} : { _meta: { ...options.meta } }),
   };
   const instance = item.instance;
-  const list = options.list;
+  // A paginated static URI is still a concrete resource: list it (reading it gives the first page).
+  const list =
+    options.list ?? (pagination && !UriTemplate.isTemplate(uri) ? () => [{ uri, ...described }] : undefined);
   const complete: Record<string, CompleteCallback> = {};
   for (const [variable, callback] of Object.entries(options.complete ?? {})) {
     complete[variable] = (value, context) => callback.call(instance, value, context);
@@ -98,8 +95,9 @@ export function buildResource(item: MemberToBuild): ResourceDefinition {
   });
 }
 
-function withPageVariables(template: UriTemplate): UriTemplate {
-  const missing = ["cursor", "limit"].filter((v) => !template.variables.includes(v));
+function withPageVariables(template: UriTemplate, stream: boolean): UriTemplate {
+  const pageVariables = stream ? ["cursor", "limit", "since", "until"] : ["cursor", "limit"];
+  const missing = pageVariables.filter((v) => !template.variables.includes(v));
   if (missing.length === 0) return template;
   const operator = template.queryVariables.length > 0 ? "&" : "?";
   return new UriTemplate(`${template.template}{${operator}${missing.join(",")}}`);
@@ -109,7 +107,7 @@ function withPageVariables(template: UriTemplate): UriTemplate {
 function stringsFor(template: UriTemplate): z.ZodObject {
   const shape: Record<string, z.ZodType> = {};
   for (const variable of template.variables) {
-    if (variable === "cursor" || variable === "limit") continue;
+    if (["cursor", "limit", "since", "until"].includes(variable)) continue;
     shape[variable] = template.queryVariables.includes(variable) ? z.string().optional() : z.string();
   }
   return z.strictObject(shape);

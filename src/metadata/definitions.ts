@@ -82,8 +82,24 @@ export interface PaginatedOptions {
   order?: "asc" | "desc";
   /** Fields a client may select with the `fields` input (projection). */
   fields?: readonly string[];
-  /** Fields returned when the client selects none (default: every field). */
+  /** Fields returned when the client selects none (default: all of `fields`). */
   defaultFields?: readonly string[];
+  /**
+   * Chunks of a stream (logs, metrics, event feeds) ordered by the first key field:
+   * adds `since` and `until` inputs bounding it, and each chunk says which range it covers.
+   */
+  stream?: StreamChunkOptions;
+}
+
+/** Options of `@Paginated(key, { stream })`. */
+export interface StreamChunkOptions {
+  /**
+   * Time-bounded chunks: a walk covers at most this many milliseconds of the first key
+   * field (a `Date` or epoch milliseconds). Without `since`/`until`, the latest window.
+   */
+  window?: number;
+  /** Size-bounded chunks: at most this many bytes of JSON items per chunk (always at least one item). */
+  maxBytes?: number;
 }
 
 /** How the decorated member was declared; only plain methods can become handlers. */

@@ -1,5 +1,6 @@
 import type { KeyValue } from "./cursor-values.js";
 import { compareKeys, type KeySpec, keyOf } from "./stable-key.js";
+import { placeInWindow, type StreamWindow } from "./stream-window.js";
 
 /** The rows of one page, each with its key, and whether more follow. */
 export interface CollectedRows {
@@ -11,6 +12,14 @@ export interface CollectedRows {
 interface PageWindow {
   readonly after: Readonly<Record<string, KeyValue>> | null;
   readonly limit: number;
+  /** For stream chunks: only items whose first key field lies in this range. */
+  readonly window: StreamWindow | undefined;
+}
+
+/** True when an item's first key field lies in the stream range (always true outside streams). */
+function inWindow(key: Record<string, KeyValue>, window: PageWindow, spec: KeySpec): boolean {
+  if (!window.window) return true;
+  return placeInWindow(key[spec.fields[0] as string] ?? null, window.window, spec.order) === "inside";
 }
 
 /**
@@ -31,7 +40,9 @@ export function rowsFromTrustedArray(
  * `after`, and refuses duplicate keys (they would make pages skip items).
  */
 export function rowsFromArray(rows: readonly unknown[], window: PageWindow, spec: KeySpec): CollectedRows {
-  const keyed = rows.map((item, i) => ({ item, key: keyOf(item, spec, i) }));
+  const keyed = rows
+    .map((item, i) => ({ item, key: keyOf(item, spec, i) }))
+    .filter((k) => inWindow(k.key, window, spec));
   keyed.sort((a, b) => compareKeys(a.key, b.key, spec));
   for (let i = 1; i < keyed.length; i++) {
     if (
@@ -74,6 +85,12 @@ export async function rowsFromIterable(
   for await (const item of source) {
     const key = keyOf(item, spec, position++);
     if (window.after !== null && compareKeys(key, window.after, spec) <= 0) continue;
+    if (window.window) {
+      const place = placeInWindow(key[spec.fields[0] as string] ?? null, window.window, spec.order);
+      if (place === "before") continue;
+      // In key order, the first item past the range ends the walk: nothing after it can be inside.
+      if (place === "past") break;
+    }
     if (items.length === window.limit) {
       hasMore = true;
       break;

@@ -55,13 +55,23 @@ const ENCRYPTED = 2;
 export class CursorCodec {
   constructor(private readonly options: CursorCodecOptions) {}
 
-  encode(after: Readonly<Record<string, unknown>>, binding: CursorBinding): string {
+  /**
+   * Issues a cursor continuing after `after`. `state` carries small extra values that the
+   * next page needs (e.g. the time window of a stream chunk); they are signed too.
+   */
+  encode(
+    after: Readonly<Record<string, unknown>>,
+    binding: CursorBinding,
+    state?: Readonly<Record<string, unknown>>,
+  ): string {
     const key = this.options.keyring.current;
-    const a: Record<string, unknown> = {};
-    for (const [field, value] of Object.entries(after)) a[field] = encodeKeyValue(value);
-    const body = Buffer.from(
-      JSON.stringify({ b: bindingDigest(binding), a, e: this.options.clock.now() + this.options.ttlMs }),
-    );
+    const payload: Record<string, unknown> = {
+      b: bindingDigest(binding),
+      a: encodeRecord(after),
+      e: this.options.clock.now() + this.options.ttlMs,
+    };
+    if (state) payload.x = encodeRecord(state);
+    const body = Buffer.from(JSON.stringify(payload));
     const header = Buffer.concat([
       Buffer.from([this.options.encrypt ? ENCRYPTED : SIGNED, key.id.length]),
       Buffer.from(key.id),
@@ -78,6 +88,14 @@ export class CursorCodec {
 
   /** The `after` key values of a valid cursor; throws `CursorError` saying why otherwise. */
   decode(token: string, binding: CursorBinding): Record<string, KeyValue> {
+    return this.open(token, binding).after;
+  }
+
+  /** The `after` key values and extra state of a valid cursor; throws `CursorError` otherwise. */
+  open(
+    token: string,
+    binding: CursorBinding,
+  ): { after: Record<string, KeyValue>; state: Record<string, KeyValue> } {
     if (token.length > this.options.maxLength)
       throw new CursorError(`the cursor is longer than ${this.options.maxLength} characters`);
     if (!/^[A-Za-z0-9_-]+$/.test(token))
@@ -95,7 +113,7 @@ export class CursorCodec {
       throw new CursorError("the cursor was not issued by this server, or its key was retired");
     }
     const body = version === SIGNED ? verifySigned(key, header, rest) : decrypt(key, header, rest);
-    let payload: { b?: unknown; a?: unknown; e?: unknown };
+    let payload: { b?: unknown; a?: unknown; e?: unknown; x?: unknown };
     try {
       payload = JSON.parse(body.toString("utf8"));
     } catch {
@@ -106,15 +124,27 @@ export class CursorCodec {
     if (payload.b !== bindingDigest(binding)) {
       throw new CursorError("the cursor belongs to another tool, other arguments or another user");
     }
-    if (typeof payload.a !== "object" || payload.a === null) throw new CursorError("the cursor is malformed");
-    const after: Record<string, KeyValue> = {};
-    try {
-      for (const [field, value] of Object.entries(payload.a)) after[field] = decodeKeyValue(value);
-    } catch {
-      throw new CursorError("the cursor is malformed");
-    }
-    return after;
+    return { after: decodeRecord(payload.a), state: payload.x === undefined ? {} : decodeRecord(payload.x) };
   }
+}
+
+function encodeRecord(record: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  const encoded: Record<string, unknown> = {};
+  for (const [field, value] of Object.entries(record)) encoded[field] = encodeKeyValue(value);
+  return encoded;
+}
+
+function decodeRecord(encoded: unknown): Record<string, KeyValue> {
+  if (typeof encoded !== "object" || encoded === null || Array.isArray(encoded)) {
+    throw new CursorError("the cursor is malformed");
+  }
+  const decoded: Record<string, KeyValue> = {};
+  try {
+    for (const [field, value] of Object.entries(encoded)) decoded[field] = decodeKeyValue(value);
+  } catch {
+    throw new CursorError("the cursor is malformed");
+  }
+  return decoded;
 }
 
 function verifySigned(key: CursorKey, header: Buffer, rest: Buffer): Buffer {

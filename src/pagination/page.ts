@@ -3,6 +3,12 @@ import type { KeyValue } from "./cursor-values.js";
 /** Makes the cursor that continues after an item with this key. */
 export type CursorMaker = (key: Record<string, KeyValue>) => string;
 
+/** Extra envelope fields computed from a page's keys (stream chunks describe their range). */
+export type PageDescriber = (
+  keys: ReadonlyArray<Record<string, KeyValue>>,
+  hasMore: boolean,
+) => Record<string, unknown>;
+
 /**
  * One page of a paginated result. Serializes to the contract's envelope
  * `{ items, nextCursor, hasMore, count }`; keeps each item's key so a later stage (the
@@ -15,6 +21,7 @@ export class Page<T = unknown> {
     /** True when items exist after the last one returned. */
     readonly hasMore: boolean,
     private readonly makeCursor: CursorMaker,
+    private readonly describe?: PageDescriber,
   ) {}
 
   get count(): number {
@@ -30,7 +37,7 @@ export class Page<T = unknown> {
   /** The first `n` items; the next page then starts right after the last of them. */
   prefix(n: number): Page<T> {
     if (n >= this.items.length) return this;
-    return new Page(this.items.slice(0, n), this.keys.slice(0, n), true, this.makeCursor);
+    return new Page(this.items.slice(0, n), this.keys.slice(0, n), true, this.makeCursor, this.describe);
   }
 
   /** The cursor that continues after item `index` (used to skip an item too large to return). */
@@ -39,7 +46,13 @@ export class Page<T = unknown> {
     return key ? this.makeCursor(key) : null;
   }
 
-  toJSON() {
-    return { items: this.items, nextCursor: this.nextCursor, hasMore: this.hasMore, count: this.count };
+  toJSON(): Record<string, unknown> {
+    const envelope = {
+      items: this.items,
+      nextCursor: this.nextCursor,
+      hasMore: this.hasMore,
+      count: this.count,
+    };
+    return this.describe ? { ...envelope, ...this.describe(this.keys, this.hasMore) } : envelope;
   }
 }

@@ -1,13 +1,17 @@
+import type { PageRequest } from "../pipeline/invocation.js";
 import type { StageFactory } from "../pipeline/stage-factory.js";
-import { isPlainObject } from "../results/shape-tool-result.js";
+import { isPlainObject, jsonReplacer } from "../results/shape-tool-result.js";
 import { type CollectedRows, rowsFromArray, rowsFromIterable, rowsFromTrustedArray } from "./collect-rows.js";
-import { Page } from "./page.js";
+import type { KeyValue } from "./cursor-values.js";
+import { Page, type PageDescriber } from "./page.js";
+import type { PaginationSpec } from "./paginated-input.js";
 import type { KeySpec } from "./stable-key.js";
 
 /**
  * Under `@Paginated`: turns what the handler returned (an array, an async iterable, or
  * the `limit + 1` rows it fetched after `ctx.page.after`) into a `Page`, projects the
- * selected fields, and makes the `nextCursor` from the last item's key.
+ * selected fields, bounds stream chunks by size, and makes the `nextCursor` from the last
+ * item's key.
  */
 export const paginateStage: StageFactory = {
   name: "paginate",
@@ -33,13 +37,56 @@ export const paginateStage: StageFactory = {
           `${definition.where} is @Paginated, so it must return an array or an (async) iterable of items, not ${value === null ? "null" : typeof value}`,
         );
       }
-      const items = request.fields
+      let items = request.fields
         ? rows.items.map((item) => pick(item, request.fields as string[]))
         : rows.items;
-      return new Page(items, rows.keys, rows.hasMore, (key) => env.cursors.encode(key, request.binding));
+      let { keys, hasMore } = rows;
+      const maxBytes = spec.stream?.maxBytes;
+      if (maxBytes !== undefined) {
+        const fit = prefixWithin(items, maxBytes);
+        if (fit < items.length) {
+          items = items.slice(0, fit);
+          keys = keys.slice(0, fit);
+          hasMore = true;
+        }
+      }
+      const state = request.window ? { s: request.window.since, u: request.window.until } : undefined;
+      const makeCursor = (key: Record<string, KeyValue>) => env.cursors.encode(key, request.binding, state);
+      return new Page(
+        items,
+        keys,
+        hasMore,
+        makeCursor,
+        spec.stream ? describeChunk(spec, request) : undefined,
+      );
     };
   },
 };
+
+/** Stream chunks say which range the walk covers and which part this chunk holds. */
+function describeChunk(spec: PaginationSpec, request: PageRequest): PageDescriber {
+  const field = spec.stableKey[0] as string;
+  const since = request.window?.since ?? null;
+  const until = request.window?.until ?? null;
+  return (keys, hasMore) => ({
+    since,
+    until,
+    first: keys[0]?.[field] ?? null,
+    last: keys[keys.length - 1]?.[field] ?? null,
+    // When this range is done, a live tail goes on from its end.
+    ...(hasMore || until === null ? {} : { nextSince: until }),
+  });
+}
+
+/** How many leading items fit in `maxBytes` of JSON; at least one, so a walk always advances. */
+function prefixWithin(items: readonly unknown[], maxBytes: number): number {
+  let total = 2;
+  for (let i = 0; i < items.length; i++) {
+    total += Buffer.byteLength(JSON.stringify(items[i], jsonReplacer) ?? "null") + (i > 0 ? 1 : 0);
+    if (total > maxBytes) return Math.max(1, i);
+  }
+  return items.length;
+}
 
 function isIterable(value: unknown): value is AsyncIterable<unknown> | Iterable<unknown> {
   if (value === null || typeof value !== "object") return false;

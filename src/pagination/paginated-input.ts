@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { FrugalConfigError } from "../errors/config-error.js";
-import type { PaginatedOptions } from "../metadata/definitions.js";
+import type { PaginatedOptions, StreamChunkOptions } from "../metadata/definitions.js";
 
 /** The validated `@Paginated` options with their defaults filled in. */
 export interface PaginationSpec {
@@ -10,6 +10,8 @@ export interface PaginationSpec {
   readonly order: "asc" | "desc";
   readonly fields: readonly string[] | undefined;
   readonly defaultFields: readonly string[] | undefined;
+  /** Present for stream chunks (`stream` option). */
+  readonly stream: StreamChunkOptions | undefined;
 }
 
 /** Fills defaults and checks the options, naming `where` in any error. */
@@ -44,7 +46,24 @@ export function resolvePaginationSpec(
   const unknown = defaultFields?.find((f) => !fields?.includes(f));
   if (unknown)
     throw fail(`defaultFields names "${unknown}", which is not in \`fields\``, "add it to `fields`");
-  return { stableKey: [...stableKey], limit, maxLimit, order: options.order ?? "asc", fields, defaultFields };
+  const stream = options.stream ? { ...options.stream } : undefined;
+  for (const [name, value] of Object.entries(stream ?? {})) {
+    if (value !== undefined && (!Number.isSafeInteger(value) || value <= 0)) {
+      throw fail(
+        `stream.${name} must be a positive whole number, not ${value}`,
+        `e.g. stream: { ${name}: 60_000 }`,
+      );
+    }
+  }
+  return {
+    stableKey: [...stableKey],
+    limit,
+    maxLimit,
+    order: options.order ?? "asc",
+    fields,
+    defaultFields,
+    stream,
+  };
 }
 
 /**
@@ -68,6 +87,16 @@ export function paginationInputShape(
       .describe("Opaque cursor from the previous page's nextCursor; omit it for the first page."),
     limit,
   };
+  if (spec.stream) {
+    const bound = (what: string) =>
+      (kind === "tool" ? z.union([z.string(), z.number()]) : z.string())
+        .optional()
+        .describe(
+          `${what} of "${spec.stableKey[0]}": an ISO 8601 time, epoch milliseconds or a sequence number.`,
+        );
+    shape.since = bound("Exclusive lower bound");
+    shape.until = bound("Inclusive upper bound");
+  }
   if (spec.fields && kind === "tool") {
     const [first, ...rest] = spec.fields as [string, ...string[]];
     shape.fields = z
@@ -102,10 +131,19 @@ export function withPaginationInput(
 /** The advertised result schema of a paginated operation: the envelope around its items. */
 export function pageEnvelopeSchema(item: z.ZodObject | undefined, spec: PaginationSpec): z.ZodObject {
   const itemSchema = item ? (spec.fields ? item.partial() : item) : z.record(z.string(), z.unknown());
-  return z.object({
+  const envelope = z.object({
     items: z.array(itemSchema),
     nextCursor: z.string().nullable(),
     hasMore: z.boolean(),
     count: z.number().int(),
+  });
+  if (!spec.stream) return envelope;
+  const bound = z.union([z.string(), z.number()]).nullable();
+  return envelope.extend({
+    since: bound,
+    until: bound,
+    first: bound,
+    last: bound,
+    nextSince: bound.optional(),
   });
 }

@@ -1,6 +1,7 @@
 import type { OperationDefinition } from "../builder/definitions.js";
 import type { CursorBinding } from "../pagination/cursor-codec.js";
 import type { KeyValue } from "../pagination/cursor-values.js";
+import type { StreamWindow } from "../pagination/stream-window.js";
 import type { CallContext } from "../runtime/call-context.js";
 
 /** The state of one call as it passes through the pipeline. */
@@ -23,6 +24,8 @@ export interface PageRequest {
   readonly limit: number;
   readonly fields: readonly string[] | undefined;
   readonly binding: CursorBinding;
+  /** For stream chunks: the range of the first key field this walk covers. */
+  readonly window: StreamWindow | undefined;
 }
 
 /** Runs the rest of the pipeline and resolves with its result. */

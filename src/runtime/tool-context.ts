@@ -77,6 +77,10 @@ export interface PageContext {
   readonly cursor: string | null;
   /** Fields the client selected (projection), when the tool offers `fields`. */
   readonly fields: readonly string[] | undefined;
+  /** Stream chunks: exclusive lower bound of the first key field, or null. */
+  readonly since?: number | Date | null;
+  /** Stream chunks: inclusive upper bound of the first key field, or null. */
+  readonly until?: number | Date | null;
 }
 
 /** Options of the `ctx.sample("…")` shorthand. */
