@@ -77,7 +77,7 @@ export function createHttpHandler(app: McpApp, options: HttpHandlerOptions = {})
       return transport.handleRequest(req, res, body);
     }
     if (req.method === "POST" && isInitialize(body)) {
-      const transport = new DrainingTransport({
+      const transport = new StreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),
         ...(makeEventStore ? { eventStore: makeEventStore() } : {}),
         ...(options.enableJsonResponse ? { enableJsonResponse: true } : {}),
@@ -116,28 +116,6 @@ export function createHttpHandler(app: McpApp, options: HttpHandlerOptions = {})
     await Promise.allSettled(open.map((t) => t.close()));
   };
   return handler;
-}
-
-/**
- * Closes only after the messages it is still writing: with an asynchronous event store
- * (Redis, a database) a response is stored before it is written, and closing meanwhile
- * would cut off the answer of a call that `app.close()` has just drained.
- */
-class DrainingTransport extends StreamableHTTPServerTransport {
-  private readonly sending = new Set<Promise<void>>();
-
-  override send(...args: Parameters<StreamableHTTPServerTransport["send"]>): Promise<void> {
-    const sent = super.send(...args);
-    this.sending.add(sent);
-    const done = () => this.sending.delete(sent);
-    sent.then(done, done);
-    return sent;
-  }
-
-  override async close(): Promise<void> {
-    await Promise.allSettled([...this.sending]);
-    return super.close();
-  }
 }
 
 function isInitialize(body: unknown): boolean {

@@ -87,8 +87,10 @@ export class McpApp {
       logLevel: undefined,
       subscriptions: new Set(),
       inFlight: new Set(),
+      sending: new Set(),
       lifetime: new AbortController(),
     };
+    trackSends(transport, session.sending);
     this.install(session);
     server.onclose = () => {
       this.sessions.delete(session);
@@ -146,12 +148,26 @@ export class McpApp {
       });
       await Promise.race([Promise.allSettled(running), deadline]);
       clearTimeout(timer);
-      // The SDK writes a response on a later turn than the handler resolves; let it go out.
+      // The SDK starts writing a response on a later turn than the handler resolves (and a
+      // transport may store it in an event store first): let every response go out.
       await new Promise((resolve) => setImmediate(resolve));
+      await Promise.allSettled([...this.sessions].flatMap((s) => [...s.sending]));
     }
     await Promise.allSettled([...this.sessions].map((s) => s.server.close()));
     for (const close of this.closers.splice(0))
       await close().catch((e) => this.logger.error("closing a listener failed", e));
     await closeAll(this.appContainer.instances, this.logger);
   }
+}
+
+/** Wraps a transport's `send` so the app knows which messages are still on their way. */
+function trackSends(transport: Transport, sending: Set<Promise<void>>): void {
+  const send = transport.send.bind(transport);
+  transport.send = (message, options) => {
+    const sent = send(message, options);
+    sending.add(sent);
+    const done = () => sending.delete(sent);
+    sent.then(done, done);
+    return sent;
+  };
 }

@@ -12,6 +12,8 @@ export interface Session {
   readonly subscriptions: Set<string>;
   /** Calls running now, so `app.close()` can wait for them. */
   readonly inFlight: Set<Promise<unknown>>;
+  /** Messages the transport is still sending (a response may still be on its way after its call ended). */
+  readonly sending: Set<Promise<void>>;
   /** Aborts every running call of the session when it ends. */
   readonly lifetime: AbortController;
 }
