@@ -3,7 +3,12 @@ import "reflect-metadata";
 
 // tsyringe's own decorators, re-exported so users need one import for DI.
 export { inject as Inject, injectable as Injectable } from "tsyringe";
+export { LruCache, type LruCacheOptions } from "./cache/lru-cache.js";
+export { RedisCache, type RedisCacheOptions } from "./cache/redis-cache.js";
+export type { CacheEntry, EntryMatcher, ResultCache } from "./cache/result-cache.js";
 export { type Clock, ManualClock, SystemClock } from "./clock/clock.js";
+export { Cached } from "./decorators/cached.decorator.js";
+export { Invalidates } from "./decorators/invalidates.decorator.js";
 export { McpModule, type McpModuleOptions, type ProviderEntry } from "./decorators/mcp-module.decorator.js";
 export { McpService } from "./decorators/mcp-service.decorator.js";
 export { Paginated } from "./decorators/paginated.decorator.js";
@@ -14,13 +19,16 @@ export { FrugalConfigError } from "./errors/config-error.js";
 export { RESOURCE_NOT_FOUND } from "./errors/protocol-errors.js";
 export type { BusEvent, EventBus, EventListener } from "./events/event-bus.js";
 export { InMemoryEventBus } from "./events/in-memory-event-bus.js";
+export { RedisEventBus, type RedisEventBusOptions } from "./events/redis-event-bus.js";
 export type { HostPolicy } from "./http/host-guard.js";
 export type { HttpHandler, HttpHandlerOptions } from "./http/http-handler.js";
 export { MemoryEventStore } from "./http/memory-event-store.js";
 export { type Logger, StderrLogger } from "./logging/logger.js";
 export type {
+  CachedOptions,
   CompleteCallback,
   InputSchema,
+  InvalidationRule,
   ListedResource,
   McpServiceOptions,
   PaginatedOptions,
@@ -45,6 +53,7 @@ export { type HttpByteSourceOptions, httpByteSource } from "./pagination/http-by
 export { Page } from "./pagination/page.js";
 export type { Invocation, Next, Stage } from "./pipeline/invocation.js";
 export { PIPELINE_ORDER, type StageName } from "./pipeline/order.js";
+export type { RedisConnectionOptions } from "./redis/redis-connection.js";
 export { audio, type ContentBlock, embeddedResource, image, resourceLink, text } from "./results/content.js";
 export { toolError } from "./results/tool-error.js";
 export type { McpAppOptions } from "./runtime/app-options.js";

@@ -102,6 +102,22 @@ export interface StreamChunkOptions {
   maxBytes?: number;
 }
 
+/**
+ * An `invalidateOn` entry: an event name, or an event with a matcher that drops only the
+ * entries whose input matches the event's payload.
+ */
+export type InvalidationRule = string | { event: string; match: (input: any, payload: any) => boolean };
+
+/** Options of `@Cached`. */
+export interface CachedOptions {
+  /** Time to live, in milliseconds. */
+  ttl: number;
+  /** Events that drop the cached results at once. */
+  invalidateOn?: readonly InvalidationRule[];
+  /** `"owner"` (default for tools) keeps one caller's results from another; `"global"` (default for resources) shares them. */
+  scope?: "owner" | "global";
+}
+
 /** How the decorated member was declared; only plain methods can become handlers. */
 export type MemberKind = "method" | "getter" | "setter" | "field";
 
@@ -115,6 +131,8 @@ export interface MethodMetadata {
   resource?: { uri: string; options: ResourceOptions };
   prompt?: PromptOptions;
   paginated?: { stableKey: readonly string[]; options: PaginatedOptions };
+  cached?: CachedOptions;
+  invalidates?: readonly string[];
 }
 
 /** Class-level metadata recorded by `@McpService` and class decorators. */

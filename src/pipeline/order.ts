@@ -1,19 +1,22 @@
 /**
  * The one documented order of a call, from the outside in:
  *
- *   validate → decodeCursor → cache → shape → spill → budget → paginate → (handler)
+ *   validate → invalidate → decodeCursor → cache → shape → spill → budget → paginate → (handler)
  *
  * Read left to right it is the order in which stages *start*; results travel back right
  * to left. So the handler's raw value is paginated first, then held to the budget, then
  * spilled if it is still too large, then shaped into a protocol result, which is what the
  * cache stores. This matches the contract's "validate → decode cursor → cache lookup →
- * handler → paginate → budget → spill → shape the result".
+ * handler → paginate → budget → spill → shape the result". `invalidate` (`@Invalidates`)
+ * sits just inside validation so that it sees the final result: it emits its events only
+ * after a success, and before the response leaves.
  *
  * A stage that does not apply to an operation (no `@Cached`, no `@Paginated`, …) is left
  * out when the pipeline is composed, so undecorated tools pay nothing for it.
  */
 export const PIPELINE_ORDER = [
   "validate",
+  "invalidate",
   "decodeCursor",
   "cache",
   "shape",

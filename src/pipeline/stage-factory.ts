@@ -1,6 +1,8 @@
 import type { InjectionToken } from "tsyringe";
 import type { OperationDefinition } from "../builder/definitions.js";
+import type { SingleFlight } from "../cache/single-flight.js";
 import type { Logger } from "../logging/logger.js";
+import type { AppMetrics } from "../metrics/app-metrics.js";
 import type { CursorCodec } from "../pagination/cursor-codec.js";
 import type { Stage } from "./invocation.js";
 import type { StageName } from "./order.js";
@@ -22,6 +24,10 @@ export interface PipelineEnvironment {
   readonly inputLimits: InputLimits;
   /** Signs and checks pagination cursors with the app's keys. */
   readonly cursors: CursorCodec;
+  /** The app's counters (`app.stats()`). */
+  readonly metrics: AppMetrics;
+  /** Running cache misses, shared by every cached operation of the app. */
+  readonly flights: SingleFlight;
 }
 
 /**

@@ -1,7 +1,10 @@
 import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
 import type { Registry } from "../builder/registry.js";
+import type { CacheInvalidator } from "../cache/cache-invalidator.js";
+import type { ResultCache } from "../cache/result-cache.js";
 import type { EventBus } from "../events/event-bus.js";
 import type { Logger } from "../logging/logger.js";
+import type { AppMetrics } from "../metrics/app-metrics.js";
 
 /** What the registrar needs from the app to serve one session. */
 export interface AppRuntime {
@@ -12,4 +15,7 @@ export interface AppRuntime {
   readonly listPageSize: number;
   /** The principal of authenticated calls (default: the auth info's `clientId`). */
   readonly principalOf: (auth: AuthInfo) => string;
+  readonly metrics: AppMetrics;
+  readonly cache: ResultCache;
+  readonly invalidator: CacheInvalidator;
 }

@@ -67,6 +67,14 @@ export class CallContext implements ToolContext {
     return this.pageContext;
   }
 
+  /**
+   * Runs the rest of this call under another signal: a coalesced cache miss runs with a
+   * signal that aborts only when every waiting caller has cancelled.
+   */
+  useSignal(signal: AbortSignal): void {
+    this.combinedSignal = signal;
+  }
+
   /** Set by the `decodeCursor` stage under `@Paginated`. */
   attachPage(page: PageContext): void {
     this.pageContext = page;

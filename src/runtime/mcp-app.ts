@@ -19,6 +19,20 @@ export interface AppStats {
   sessions: number;
   /** Calls running now. */
   inFlight: number;
+  cache: {
+    hits: number;
+    misses: number;
+    /** Calls that waited for an identical running miss instead of running the handler. */
+    coalesced: number;
+    /** Entries the cache evicted to stay within its size. */
+    evictions: number;
+    /** Cache backend failures (those calls were served from the source). */
+    backendErrors: number;
+    /** Results kept out of the cache because an invalidation arrived while they were computed. */
+    staleDiscards: number;
+  };
+  /** Tokens returned per tool (counted under a budget): calls counted and total tokens. */
+  tokens: Record<string, { calls: number; tokens: number }>;
 }
 
 /**
@@ -48,6 +62,10 @@ export class McpApp {
     private readonly appContainer: AppContainer,
   ) {
     this.install = createRegistrar(runtime);
+    runtime.invalidator.attach({
+      subscribedUris: () => new Set([...this.sessions].flatMap((s) => [...s.subscriptions])),
+      notifyResourceUpdated: (uri) => this.notifyResourceUpdated(uri),
+    });
   }
 
   /** The app's logger (stderr by default; the `LOGGER` token). */
@@ -127,7 +145,20 @@ export class McpApp {
   stats(): AppStats {
     let inFlight = 0;
     for (const session of this.sessions) inFlight += session.inFlight.size;
-    return { sessions: this.sessions.size, inFlight };
+    const { metrics, cache } = this.runtime;
+    return {
+      sessions: this.sessions.size,
+      inFlight,
+      cache: {
+        hits: metrics.cacheHits,
+        misses: metrics.cacheMisses,
+        coalesced: metrics.cacheCoalesced,
+        evictions: cache.evictions ?? 0,
+        backendErrors: metrics.cacheBackendErrors,
+        staleDiscards: metrics.cacheStaleDiscards,
+      },
+      tokens: Object.fromEntries([...metrics.tokensByTool].map(([tool, t]) => [tool, { ...t }])),
+    };
   }
 
   /**
@@ -140,6 +171,7 @@ export class McpApp {
   }
 
   private async shutdown(): Promise<void> {
+    this.runtime.invalidator.stop();
     const running = [...this.sessions].flatMap((s) => [...s.inFlight]);
     if (running.length > 0) {
       let timer: NodeJS.Timeout | undefined;

@@ -1,13 +1,18 @@
 import { buildRegistry } from "../builder/build-registry.js";
 import type { Registry } from "../builder/registry.js";
+import { CacheInvalidator } from "../cache/cache-invalidator.js";
+import { LruCache } from "../cache/lru-cache.js";
+import type { ResultCache } from "../cache/result-cache.js";
+import { SingleFlight } from "../cache/single-flight.js";
 import { SystemClock } from "../clock/clock.js";
 import type { ProviderEntry } from "../decorators/mcp-module.decorator.js";
 import { InMemoryEventBus } from "../events/in-memory-event-bus.js";
 import { StderrLogger } from "../logging/logger.js";
+import { AppMetrics } from "../metrics/app-metrics.js";
 import { CursorCodec } from "../pagination/cursor-codec.js";
 import { createKeyring } from "../pagination/cursor-keys.js";
 import { DEFAULT_STAGES } from "../pipeline/stages/default-stages.js";
-import { CLOCK, EVENT_BUS, LOGGER } from "../tokens.js";
+import { CACHE, CLOCK, EVENT_BUS, LOGGER } from "../tokens.js";
 import { createAppContainer } from "./app-container.js";
 import { DEFAULT_INPUT_LIMITS, type McpAppOptions } from "./app-options.js";
 import { awaitReady } from "./lifecycle.js";
@@ -20,6 +25,7 @@ function defaultProviders(): ProviderEntry[] {
     { provide: CLOCK, useClass: SystemClock },
     { provide: EVENT_BUS, useClass: InMemoryEventBus },
     { provide: LOGGER, useClass: StderrLogger },
+    { provide: CACHE, useFactory: () => new LruCache() },
   ];
 }
 
@@ -51,8 +57,12 @@ export const McpFactory = {
     const logger = appContainer.resolve(LOGGER);
     const keyring = createKeyring(options.cursorSecret);
     const events = appContainer.resolve(EVENT_BUS);
+    const metrics = new AppMetrics();
+    const flights = new SingleFlight();
     const env = {
       resolve: appContainer.resolve,
+      metrics,
+      flights,
       logger,
       inputLimits: { ...DEFAULT_INPUT_LIMITS, ...options.inputLimits },
       cursors: new CursorCodec({
@@ -73,6 +83,9 @@ export const McpFactory = {
         "no cursorSecret: cursors are signed with a random per-process key, so they will not survive a restart or work across instances",
       );
     }
+    const cache = appContainer.resolve(CACHE) as ResultCache;
+    const invalidator = new CacheInvalidator(registry, cache, flights, metrics, logger);
+    invalidator.start(events);
     await awaitReady(appContainer.instances, options.readyTimeoutMs ?? 500, logger);
     return new McpApp(
       options,
@@ -82,6 +95,9 @@ export const McpFactory = {
         logger,
         listPageSize: options.listPageSize ?? 100,
         principalOf: options.principalOf ?? ((auth) => auth.clientId),
+        metrics,
+        cache,
+        invalidator,
       },
       appContainer,
     );

@@ -629,7 +629,7 @@ describe("app.close() over HTTP", () => {
     expect(structured(result)).toEqual({ slept: 300 });
     await closing;
     expect(Date.now() - started).toBeGreaterThanOrEqual(150);
-    expect(app.stats()).toEqual({ sessions: 0, inFlight: 0 });
+    expect(app.stats()).toMatchObject({ sessions: 0, inFlight: 0 });
 
     await expect(rawRequest(url, { headers: jsonPostHeaders(), body: initializeBody() })).rejects.toThrow(
       /ECONNREFUSED/,

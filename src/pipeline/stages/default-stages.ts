@@ -1,3 +1,5 @@
+import { cacheStage } from "../../cache/cache.stage.js";
+import { invalidateStage } from "../../events/invalidate.stage.js";
 import { decodeCursorStage } from "../../pagination/decode-cursor.stage.js";
 import { paginateStage } from "../../pagination/paginate.stage.js";
 import type { StageFactory } from "../stage-factory.js";
@@ -10,7 +12,9 @@ import { validateStage } from "./validate.stage.js";
  */
 export const DEFAULT_STAGES: readonly StageFactory[] = [
   validateStage,
+  invalidateStage,
   decodeCursorStage,
+  cacheStage,
   shapeStage,
   paginateStage,
 ];

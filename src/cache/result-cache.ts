@@ -1,0 +1,29 @@
+/** One cached, shaped result and what invalidation needs to know about it. */
+export interface CacheEntry {
+  /** The shaped protocol result (JSON-safe). */
+  readonly value: unknown;
+  /** `Service.method`: every entry of an operation can be dropped together. */
+  readonly namespace: string;
+  /** The canonical input, so `invalidateOn` matchers can pick entries. */
+  readonly input: unknown;
+  /** When the entry stops being served, by the app's `CLOCK`. */
+  readonly expiresAt: number;
+}
+
+/** Decides which entries of a namespace an invalidation drops (all when absent). */
+export type EntryMatcher = (input: unknown) => boolean;
+
+/**
+ * Where shaped results are cached; behind the `CACHE` token. Implementations may throw
+ * on a backend failure: the pipeline then serves from the source (fails open) and logs.
+ */
+export interface ResultCache {
+  get(key: string): Promise<CacheEntry | undefined>;
+  /** Stores an entry for `ttlMs`; an entry too large for the cache may be skipped. */
+  set(key: string, entry: CacheEntry, ttlMs: number): Promise<void>;
+  /** Drops the namespace's entries (those `match` accepts, when given); resolves with how many. */
+  invalidate(namespace: string, match?: EntryMatcher): Promise<number>;
+  /** Entries evicted for space so far (for `app.stats()`). */
+  readonly evictions?: number;
+  close?(): Promise<void>;
+}

@@ -1,0 +1,26 @@
+import type { CachedOptions } from "../metadata/definitions.js";
+import { metadataStore } from "../metadata/store.js";
+import { type MethodDecorator, memberKindOf } from "./member-kind.js";
+
+/**
+ * Caches the shaped result for `ttl` ms; any event in `invalidateOn` drops it at once.
+ * The key is the service, the method, the canonical input (key order and defaults do not
+ * matter), the page requested, and the owner unless `scope: "global"`. Errors and
+ * `isError` results are never cached; concurrent misses run the handler once.
+ *
+ * @example
+ * ```ts
+ * @Tool({ input: { site: z.string() } })
+ * @Cached({ ttl: 60_000, invalidateOn: [{ event: "articles.changed", match: (input, p) => input.site === p.site }] })
+ * list({ site }: { site: string }) { return this.repo.bySite(site); }
+ * ```
+ */
+export function Cached(options: CachedOptions): MethodDecorator {
+  const recorded = Object.freeze({
+    ...options,
+    ...(options.invalidateOn ? { invalidateOn: Object.freeze([...options.invalidateOn]) } : {}),
+  });
+  return (target, property, descriptor) => {
+    metadataStore.writeMethod(target, property, memberKindOf(descriptor), { cached: recorded });
+  };
+}

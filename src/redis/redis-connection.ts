@@ -1,0 +1,60 @@
+import { Redis, type RedisOptions } from "ioredis";
+
+/** How a Redis-backed provider gets its connection. */
+export interface RedisConnectionOptions {
+  /** Connection URL (default `REDIS_URL`, else `redis://127.0.0.1:6379`). */
+  url?: string;
+  /** A client of your own; the provider never closes it. */
+  client?: Redis;
+  /** Longest a single command may take before it fails (default 250 ms). */
+  commandTimeoutMs?: number;
+}
+
+/** A connection and whether the provider owns (and must close) it. */
+export interface RedisConnection {
+  readonly client: Redis;
+  readonly owned: boolean;
+}
+
+/**
+ * Settings that make an outage visible in milliseconds: no offline queue (ioredis would
+ * otherwise queue commands and retry them 20 times, taking over a minute to fail), a
+ * short command timeout, and reconnection in the background so caching resumes by
+ * itself when Redis comes back.
+ */
+export function redisOptions(commandTimeoutMs = 250): RedisOptions {
+  return {
+    enableOfflineQueue: false,
+    commandTimeout: commandTimeoutMs,
+    maxRetriesPerRequest: 0,
+    lazyConnect: true,
+    connectTimeout: 1000,
+    retryStrategy: (attempt) => Math.min(100 * 2 ** attempt, 2000),
+  };
+}
+
+/** Opens (lazily) or adopts a Redis connection. */
+export function redisConnection(options: RedisConnectionOptions): RedisConnection {
+  if (options.client) return { client: options.client, owned: false };
+  const url = options.url ?? process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
+  const client = new Redis(url, redisOptions(options.commandTimeoutMs));
+  // Connection errors surface on the commands that fail (and are logged there); without a
+  // listener ioredis would also print each reconnection attempt as an unhandled error.
+  client.on("error", () => {});
+  return { client, owned: true };
+}
+
+/** Connects an owned, lazy client; an adopted client is the caller's business. */
+export async function connectRedis(connection: RedisConnection): Promise<void> {
+  if (connection.owned && connection.client.status === "wait") await connection.client.connect();
+}
+
+/** Closes an owned client (politely, then by force); leaves an adopted one alone. */
+export async function closeRedis(connection: RedisConnection): Promise<void> {
+  if (!connection.owned) return;
+  try {
+    await connection.client.quit();
+  } catch {
+    connection.client.disconnect();
+  }
+}
