@@ -18,7 +18,14 @@ export { Tool } from "./decorators/tool.decorator.js";
 export { FrugalConfigError } from "./errors/config-error.js";
 export { RESOURCE_NOT_FOUND } from "./errors/protocol-errors.js";
 export type { BusEvent, EventBus, EventListener } from "./events/event-bus.js";
+export { EventSource } from "./events/event-source.js";
+export { FileWatchSource, type FileWatchSourceOptions } from "./events/file-watch-source.js";
 export { InMemoryEventBus } from "./events/in-memory-event-bus.js";
+export {
+  type PgListenClient,
+  PgNotifySource,
+  type PgNotifySourceOptions,
+} from "./events/pg-notify-source.js";
 export { RedisEventBus, type RedisEventBusOptions } from "./events/redis-event-bus.js";
 export type { HostPolicy } from "./http/host-guard.js";
 export type { HttpHandler, HttpHandlerOptions } from "./http/http-handler.js";

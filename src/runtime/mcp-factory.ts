@@ -6,8 +6,10 @@ import type { ResultCache } from "../cache/result-cache.js";
 import { SingleFlight } from "../cache/single-flight.js";
 import { SystemClock } from "../clock/clock.js";
 import type { ProviderEntry } from "../decorators/mcp-module.decorator.js";
+import type { EventBus } from "../events/event-bus.js";
+import { EventSource } from "../events/event-source.js";
 import { InMemoryEventBus } from "../events/in-memory-event-bus.js";
-import { StderrLogger } from "../logging/logger.js";
+import { type Logger, StderrLogger } from "../logging/logger.js";
 import { AppMetrics } from "../metrics/app-metrics.js";
 import { CursorCodec } from "../pagination/cursor-codec.js";
 import { createKeyring } from "../pagination/cursor-keys.js";
@@ -27,6 +29,30 @@ function defaultProviders(): ProviderEntry[] {
     { provide: LOGGER, useClass: StderrLogger },
     { provide: CACHE, useFactory: () => new LruCache() },
   ];
+}
+
+/**
+ * Starts every `EventSource` provider (they are closed with the other providers). Like
+ * `ready()`, this is bounded: a source that cannot connect is logged, and the app starts
+ * without it rather than not at all.
+ */
+async function startEventSources(
+  instances: readonly unknown[],
+  bus: EventBus,
+  timeoutMs: number,
+  logger: Logger,
+) {
+  const sources = instances.filter((i): i is EventSource => i instanceof EventSource);
+  await awaitReady(
+    sources.map((source) => ({
+      ready: () =>
+        source.start(bus).catch((error: unknown) => {
+          logger.error(`${source.constructor.name} could not start; its events will not arrive`, error);
+        }),
+    })),
+    timeoutMs,
+    logger,
+  );
 }
 
 function usesPagination(registry: Registry): boolean {
@@ -86,6 +112,7 @@ export const McpFactory = {
     const cache = appContainer.resolve(CACHE) as ResultCache;
     const invalidator = new CacheInvalidator(registry, cache, flights, metrics, logger);
     invalidator.start(events);
+    await startEventSources(appContainer.instances, events, options.readyTimeoutMs ?? 500, logger);
     await awaitReady(appContainer.instances, options.readyTimeoutMs ?? 500, logger);
     return new McpApp(
       options,

@@ -1,0 +1,107 @@
+import type { EventBus } from "./event-bus.js";
+import { EventSource } from "./event-source.js";
+
+/** The part of a `pg` client this source uses. */
+export interface PgListenClient {
+  connect(): Promise<unknown>;
+  query(text: string): Promise<unknown>;
+  on(event: "notification", listener: (message: { channel: string; payload?: string }) => void): unknown;
+  on(event: "error", listener: (error: Error) => void): unknown;
+  end(): Promise<void>;
+}
+
+/** Options of `PgNotifySource`. */
+export interface PgNotifySourceOptions {
+  /** Channels to `LISTEN` on (one or several). */
+  channel: string | readonly string[];
+  /** Connection string (default `DATABASE_URL`); ignored when `client` is given. */
+  connectionString?: string;
+  /** A dedicated, not yet connected `pg.Client` of your own (LISTEN needs its own connection). */
+  client?: PgListenClient;
+  /** Event to emit per notification (default: the channel name), with its payload (JSON when it parses). */
+  toEvent?: (channel: string, payload: unknown) => { name: string; payload?: unknown } | undefined;
+}
+
+/**
+ * Turns PostgreSQL `NOTIFY` into events: a trigger that notifies on a table change
+ * invalidates the cached results (and subscribed resources) that read it. Needs the
+ * optional `pg` package.
+ *
+ * @example
+ * ```sql
+ * CREATE FUNCTION notify_articles() RETURNS trigger AS $$ BEGIN
+ *   PERFORM pg_notify('articles_changed', json_build_object('site', NEW.site)::text); RETURN NEW;
+ * END $$ LANGUAGE plpgsql;
+ * CREATE TRIGGER articles_notify AFTER INSERT OR UPDATE ON articles FOR EACH ROW EXECUTE FUNCTION notify_articles();
+ * ```
+ * ```ts
+ * providers: [{ provide: "articles-notify", useValue: new PgNotifySource({ channel: "articles_changed" }) }]
+ * // @Cached({ ttl: 60_000, invalidateOn: [{ event: "articles_changed", match: (i, p) => i.site === p.site }] })
+ * ```
+ */
+export class PgNotifySource extends EventSource {
+  private client: PgListenClient | undefined;
+  private readonly channels: readonly string[];
+
+  constructor(private readonly options: PgNotifySourceOptions) {
+    super();
+    this.channels = typeof options.channel === "string" ? [options.channel] : [...options.channel];
+    for (const channel of this.channels) {
+      if (!/^[A-Za-z_][A-Za-z0-9_]{0,62}$/.test(channel)) {
+        throw new Error(
+          `PgNotifySource: "${channel}" is not a plain PostgreSQL identifier; use letters, digits and _`,
+        );
+      }
+    }
+  }
+
+  async start(bus: EventBus): Promise<void> {
+    const client = this.options.client ?? (await this.createClient());
+    this.client = client;
+    client.on("notification", (message) => {
+      const payload = parsePayload(message.payload);
+      const event = this.options.toEvent
+        ? this.options.toEvent(message.channel, payload)
+        : { name: message.channel, payload };
+      if (event) void bus.emit(event.name, event.payload).catch(() => {});
+    });
+    // A lost connection is reported by pg as an error event; without a listener it would crash the process.
+    client.on("error", () => {});
+    await client.connect();
+    for (const channel of this.channels) await client.query(`LISTEN "${channel}"`);
+  }
+
+  async close(): Promise<void> {
+    const client = this.client;
+    this.client = undefined;
+    await client?.end().catch(() => {});
+  }
+
+  private async createClient(): Promise<PgListenClient> {
+    let pg: { default?: { Client: new (options: object) => PgListenClient } } & {
+      Client?: new (options: object) => PgListenClient;
+    };
+    try {
+      pg = await import("pg");
+    } catch {
+      throw new Error("PgNotifySource needs the optional `pg` package: npm install pg");
+    }
+    const Client = pg.Client ?? pg.default?.Client;
+    if (!Client) throw new Error("the `pg` package has no Client export");
+    return new Client({
+      connectionString:
+        this.options.connectionString ??
+        process.env.DATABASE_URL ??
+        "postgres://postgres@127.0.0.1:5432/postgres",
+    });
+  }
+}
+
+function parsePayload(payload: string | undefined): unknown {
+  if (payload === undefined || payload === "") return undefined;
+  try {
+    return JSON.parse(payload);
+  } catch {
+    return payload;
+  }
+}
