@@ -3,10 +3,20 @@ import "reflect-metadata";
 
 // tsyringe's own decorators, re-exported so users need one import for DI.
 export { inject as Inject, injectable as Injectable } from "tsyringe";
+export {
+  type BpeEncoding,
+  BpeTokenCounter,
+  type BpeTokenCounterOptions,
+} from "./budget/bpe-token-counter.js";
+export { MAX_TOKENS_META } from "./budget/budget-of.js";
+export { MEDIA_TOKENS } from "./budget/count-result.js";
+export type { BudgetExceeded } from "./budget/over-budget.js";
+export type { TokenCount, TokenCounter } from "./budget/token-counter.js";
 export { LruCache, type LruCacheOptions } from "./cache/lru-cache.js";
 export { RedisCache, type RedisCacheOptions } from "./cache/redis-cache.js";
 export type { CacheEntry, EntryMatcher, ResultCache } from "./cache/result-cache.js";
 export { type Clock, ManualClock, SystemClock } from "./clock/clock.js";
+export { Budget } from "./decorators/budget.decorator.js";
 export { Cached } from "./decorators/cached.decorator.js";
 export { Invalidates } from "./decorators/invalidates.decorator.js";
 export { McpModule, type McpModuleOptions, type ProviderEntry } from "./decorators/mcp-module.decorator.js";
@@ -32,8 +42,10 @@ export type { HttpHandler, HttpHandlerOptions } from "./http/http-handler.js";
 export { MemoryEventStore } from "./http/memory-event-store.js";
 export { type Logger, StderrLogger } from "./logging/logger.js";
 export type {
+  BudgetOptions,
   CachedOptions,
   CompleteCallback,
+  EphemeralOptions,
   InputSchema,
   InvalidationRule,
   ListedResource,

@@ -66,6 +66,33 @@ export interface PromptOptions {
   complete?: Record<string, CompleteCallback>;
 }
 
+/** Options of `@Budget`. */
+export interface BudgetOptions {
+  /**
+   * What to do with a result over the budget. By default: a `@Paginated` page shrinks, an
+   * `@Ephemeral` result spills into a resource, anything else answers
+   * `OUTPUT_BUDGET_EXCEEDED`. `"error"` always answers the error.
+   */
+  onExceed?: "auto" | "error";
+}
+
+/** Options of `@Ephemeral`. */
+export interface EphemeralOptions {
+  /** `"overBudget"` (default) stores only results over the budget; `"always"` stores every result. */
+  when?: "overBudget" | "always";
+  /** How long the resource lives, in milliseconds (default one hour). */
+  ttl?: number;
+  /** MIME type of the stored content (default `application/json`, or `text/plain` for strings). */
+  mimeType?: string;
+  /** Name of the resource (and its `resource_link`); default: the tool's name. */
+  name?: string;
+  description?: string;
+  /** `"owner"` (default): only the caller may list and read it; `"global"`: everyone. */
+  scope?: "owner" | "global";
+  /** Include a preview (the first items or lines that fit) in the summary (default true). */
+  preview?: boolean;
+}
+
 /** Options of `@McpService`. */
 export interface McpServiceOptions {
   /** Prefix added to every tool name of this service (`"github_"`). */
@@ -133,9 +160,13 @@ export interface MethodMetadata {
   paginated?: { stableKey: readonly string[]; options: PaginatedOptions };
   cached?: CachedOptions;
   invalidates?: readonly string[];
+  budget?: { tokens: number; options: BudgetOptions };
+  ephemeral?: EphemeralOptions;
 }
 
 /** Class-level metadata recorded by `@McpService` and class decorators. */
 export interface ServiceMetadata {
   service?: McpServiceOptions;
+  /** Class-level `@Budget`: the default of every method of the service. */
+  budget?: { tokens: number; options: BudgetOptions };
 }

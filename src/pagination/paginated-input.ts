@@ -136,6 +136,12 @@ export function pageEnvelopeSchema(item: z.ZodObject | undefined, spec: Paginati
     nextCursor: z.string().nullable(),
     hasMore: z.boolean(),
     count: z.number().int(),
+    // Present when an item alone was over the token budget and the page skipped it.
+    skipped: z
+      .array(
+        z.object({ position: z.number().int(), tokens: z.number(), budget: z.number(), reason: z.string() }),
+      )
+      .optional(),
   });
   if (!spec.stream) return envelope;
   const bound = z.union([z.string(), z.number()]).nullable();

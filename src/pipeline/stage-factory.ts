@@ -28,6 +28,8 @@ export interface PipelineEnvironment {
   readonly metrics: AppMetrics;
   /** Running cache misses, shared by every cached operation of the app. */
   readonly flights: SingleFlight;
+  /** The app-wide default budget (`budget` option), if any. */
+  readonly appBudget: number | undefined;
 }
 
 /**

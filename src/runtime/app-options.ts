@@ -18,6 +18,8 @@ export interface McpAppOptions {
   version: string;
   /** Instructions sent to clients at initialization. */
   instructions?: string;
+  /** Default token budget of every model-visible tool and resource (`@Budget` on a class or method wins). */
+  budget?: number;
   /** Page size of `tools/list`, `resources/list`, `resources/templates/list`, `prompts/list` (default 100). */
   listPageSize?: number;
   /** Limits on tool, resource and prompt arguments, checked before validation. */

@@ -1,3 +1,5 @@
+import { BpeTokenCounter } from "../budget/bpe-token-counter.js";
+import type { TokenCounter } from "../budget/token-counter.js";
 import { buildRegistry } from "../builder/build-registry.js";
 import type { Registry } from "../builder/registry.js";
 import { CacheInvalidator } from "../cache/cache-invalidator.js";
@@ -14,7 +16,7 @@ import { AppMetrics } from "../metrics/app-metrics.js";
 import { CursorCodec } from "../pagination/cursor-codec.js";
 import { createKeyring } from "../pagination/cursor-keys.js";
 import { DEFAULT_STAGES } from "../pipeline/stages/default-stages.js";
-import { CACHE, CLOCK, EVENT_BUS, LOGGER } from "../tokens.js";
+import { CACHE, CLOCK, EVENT_BUS, LOGGER, TOKEN_COUNTER } from "../tokens.js";
 import { createAppContainer } from "./app-container.js";
 import { DEFAULT_INPUT_LIMITS, type McpAppOptions } from "./app-options.js";
 import { awaitReady } from "./lifecycle.js";
@@ -28,6 +30,7 @@ function defaultProviders(): ProviderEntry[] {
     { provide: EVENT_BUS, useClass: InMemoryEventBus },
     { provide: LOGGER, useClass: StderrLogger },
     { provide: CACHE, useFactory: () => new LruCache() },
+    { provide: TOKEN_COUNTER, useFactory: () => new BpeTokenCounter() },
   ];
 }
 
@@ -53,6 +56,17 @@ async function startEventSources(
     timeoutMs,
     logger,
   );
+}
+
+function usesBudgets(registry: Registry, appBudget: number | undefined): boolean {
+  if (appBudget !== undefined) return true;
+  const all = [
+    ...registry.tools.values(),
+    ...registry.staticResources.values(),
+    ...registry.templates,
+    ...registry.prompts.values(),
+  ];
+  return all.some(({ definition: d }) => d.metadata.budget || d.classMetadata.budget || d.metadata.ephemeral);
 }
 
 function usesPagination(registry: Registry): boolean {
@@ -89,6 +103,7 @@ export const McpFactory = {
       resolve: appContainer.resolve,
       metrics,
       flights,
+      appBudget: options.budget,
       logger,
       inputLimits: { ...DEFAULT_INPUT_LIMITS, ...options.inputLimits },
       cursors: new CursorCodec({
@@ -114,6 +129,9 @@ export const McpFactory = {
     invalidator.start(events);
     await startEventSources(appContainer.instances, events, options.readyTimeoutMs ?? 500, logger);
     await awaitReady(appContainer.instances, options.readyTimeoutMs ?? 500, logger);
+    // Load the tokenizer now if anything is budgeted, rather than on the first call.
+    if (usesBudgets(registry, options.budget))
+      await (appContainer.resolve(TOKEN_COUNTER) as TokenCounter).load?.();
     return new McpApp(
       options,
       {

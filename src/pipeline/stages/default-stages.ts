@@ -1,3 +1,4 @@
+import { budgetStage } from "../../budget/budget.stage.js";
 import { cacheStage } from "../../cache/cache.stage.js";
 import { invalidateStage } from "../../events/invalidate.stage.js";
 import { decodeCursorStage } from "../../pagination/decode-cursor.stage.js";
@@ -16,5 +17,6 @@ export const DEFAULT_STAGES: readonly StageFactory[] = [
   decodeCursorStage,
   cacheStage,
   shapeStage,
+  budgetStage,
   paginateStage,
 ];

@@ -1,0 +1,80 @@
+import type { TokenCount, TokenCounter } from "./token-counter.js";
+
+/** Encodings of gpt-tokenizer that `BpeTokenCounter` can load. */
+export type BpeEncoding = "o200k_base" | "cl100k_base";
+
+/** Options of `BpeTokenCounter`. */
+export interface BpeTokenCounterOptions {
+  /** The BPE encoding (default `o200k_base`, used by current OpenAI models). */
+  encoding?: BpeEncoding;
+}
+
+type Encoder = { encodeGenerator(text: string, options: object): Iterable<number[]> };
+
+// User text is data: special-token strings such as <|endoftext|> are counted as plain text.
+const PLAIN_TEXT = { disallowedSpecial: new Set<string>() };
+// JSON averages 3–4 characters a token; start with a prefix comfortably longer than that.
+const CHARS_PER_TOKEN_GUESS = 8;
+// The last pre-token of a prefix may be split by the cut: allow a few tokens of slack.
+const CUT_SLACK = 64;
+
+/**
+ * The default `TOKEN_COUNTER`: a real BPE tokenizer (gpt-tokenizer), loaded on first use
+ * (importing it costs about 110 ms and 110 MB, so apps without budgets never pay).
+ *
+ * A decision costs O(limit), not O(text): it counts a prefix of about `limit × 8`
+ * characters, and only if that prefix is still under the limit does it look further
+ * (quadrupling the prefix). BPE encodes pre-token chunks independently, so a prefix
+ * over `limit + slack` proves the whole text is over `limit`.
+ *
+ * @example
+ * ```ts
+ * providers: [{ provide: TOKEN_COUNTER, useValue: new BpeTokenCounter({ encoding: "cl100k_base" }) }]
+ * ```
+ */
+export class BpeTokenCounter implements TokenCounter {
+  private encoder: Encoder | undefined;
+  private loading: Promise<void> | undefined;
+  private readonly encoding: BpeEncoding;
+
+  constructor(options: BpeTokenCounterOptions = {}) {
+    this.encoding = options.encoding ?? "o200k_base";
+  }
+
+  load(): Promise<void> {
+    this.loading ??= (async () => {
+      const module =
+        this.encoding === "cl100k_base"
+          ? await import("gpt-tokenizer/encoding/cl100k_base")
+          : await import("gpt-tokenizer/encoding/o200k_base");
+      this.encoder = module as unknown as Encoder;
+    })();
+    return this.loading;
+  }
+
+  async count(text: string, limit: number): Promise<TokenCount> {
+    if (!this.encoder) await this.load();
+    return this.countLoaded(text, limit);
+  }
+
+  /** Counts with the tokenizer already loaded. */
+  private countLoaded(text: string, limit: number): TokenCount {
+    let prefixLength = Math.max(1024, limit * CHARS_PER_TOKEN_GUESS);
+    for (;;) {
+      if (prefixLength >= text.length) return this.countUpTo(text, limit);
+      const stop = limit + CUT_SLACK;
+      const prefix = this.countUpTo(text.slice(0, prefixLength), stop);
+      if (prefix.tokens > stop) return { tokens: prefix.tokens - CUT_SLACK, exact: false };
+      prefixLength *= 4;
+    }
+  }
+
+  private countUpTo(text: string, limit: number): TokenCount {
+    let tokens = 0;
+    for (const chunk of (this.encoder as Encoder).encodeGenerator(text, PLAIN_TEXT)) {
+      tokens += chunk.length;
+      if (tokens > limit) return { tokens, exact: false };
+    }
+    return { tokens, exact: true };
+  }
+}

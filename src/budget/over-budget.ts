@@ -1,0 +1,67 @@
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { OperationDefinition } from "../builder/definitions.js";
+import { invalidParams } from "../errors/protocol-errors.js";
+
+/** What a call answers when its result is over budget and nothing else can be done. */
+export interface BudgetExceeded {
+  error: "OUTPUT_BUDGET_EXCEEDED";
+  /** The tool (or, for a resource read, the resource URI). */
+  tool: string;
+  /** Tokens counted: where counting stopped (a lower bound) unless the exact count is known. */
+  tokens: number;
+  budget: number;
+  /** Which inputs to narrow. */
+  hint: string;
+}
+
+/**
+ * A result over budget, on its way from the budget stage to the spill stage (under
+ * `@Ephemeral`), which stores it instead of returning it.
+ */
+export class OverBudget {
+  constructor(
+    readonly value: unknown,
+    readonly tokens: number,
+    readonly budget: number,
+  ) {}
+}
+
+/** The object of `OUTPUT_BUDGET_EXCEEDED`, with a hint built from the operation's inputs. */
+export function budgetExceeded(
+  definition: OperationDefinition,
+  tokens: number,
+  budget: number,
+): BudgetExceeded {
+  const name = definition.kind === "resource" ? definition.uri : definition.name;
+  return { error: "OUTPUT_BUDGET_EXCEEDED", tool: name, tokens, budget, hint: hintFor(definition) };
+}
+
+/** A tool's answer: `isError`, the object as `structuredContent` and as its only text block. */
+export function budgetExceededResult(exceeded: BudgetExceeded): CallToolResult {
+  return {
+    content: [{ type: "text", text: JSON.stringify(exceeded) }],
+    structuredContent: { ...exceeded },
+    isError: true,
+  };
+}
+
+/** A resource read's answer: JSON-RPC `-32602` with the object in `data`. */
+export function budgetExceededError(exceeded: BudgetExceeded) {
+  return invalidParams(
+    `The result of ${exceeded.tool} is over the budget of ${exceeded.budget} tokens (at least ${exceeded.tokens}). ${exceeded.hint}`,
+    { ...exceeded, resource: exceeded.tool },
+  );
+}
+
+function hintFor(definition: OperationDefinition): string {
+  const inputs = Object.keys(definition.inputSchema?.shape ?? {}).filter((name) => name !== "cursor");
+  const paged = ["limit", "fields"].filter((name) => inputs.includes(name));
+  const filters = inputs.filter((name) => !paged.includes(name));
+  const parts = [
+    ...paged.map((name) => (name === "limit" ? "a smaller `limit`" : "fewer `fields`")),
+    ...(filters.length > 0 ? [`narrower ${filters.map((f) => `\`${f}\``).join(", ")}`] : []),
+  ];
+  if (parts.length === 0)
+    return "The result is too large for the budget and this call has no inputs to narrow it.";
+  return `Call again with ${parts.join(", or ")} to get a smaller result.`;
+}

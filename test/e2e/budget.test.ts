@@ -1,0 +1,216 @@
+import {
+  BpeTokenCounter,
+  Budget,
+  createTestClient,
+  MAX_TOKENS_META,
+  McpModule,
+  McpService,
+  Paginated,
+  Resource,
+  type TestClient,
+  TOKEN_COUNTER,
+  type TokenCounter,
+  Tool,
+} from "frugal-mcp";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
+
+const counter = new BpeTokenCounter();
+const tokensOf = async (text: string) => (await counter.count(text, Number.MAX_SAFE_INTEGER)).tokens;
+const ROWS = Array.from({ length: 60 }, (_, i) => ({
+  id: i,
+  title: `Row ${i}`,
+  body: "lorem ipsum ".repeat(5 + (i % 7) * 10),
+}));
+
+@Budget(300)
+@McpService()
+class ReportsService {
+  @Tool({ input: { words: z.number().int() } })
+  @Budget(100)
+  words({ words }: { words: number }) {
+    return Array.from({ length: words }, (_, i) => `w${i}`).join(" ");
+  }
+
+  @Tool({ input: { words: z.number().int() } })
+  classBudget({ words }: { words: number }) {
+    return "hello ".repeat(words);
+  }
+
+  @Tool({ input: { site: z.string(), limit: z.number().int().optional() } })
+  rows(_input: { site: string }) {
+    return ROWS;
+  }
+
+  @Tool({ output: { id: z.number(), title: z.string(), body: z.string() } })
+  @Paginated("id", { limit: 50, maxLimit: 60 })
+  @Budget(800)
+  pagedRows() {
+    return ROWS;
+  }
+
+  @Tool()
+  @Paginated("id", { limit: 5 })
+  @Budget(200)
+  withGiant() {
+    return [
+      { id: 1, body: "small" },
+      { id: 2, body: "big ".repeat(1000) },
+      { id: 3, body: "small" },
+    ];
+  }
+
+  @Tool()
+  specialTokens() {
+    return "text with <|endoftext|> and <|im_start|> inside";
+  }
+
+  @Tool({ visibility: ["app"] })
+  appOnly() {
+    return "x ".repeat(5000);
+  }
+
+  @Resource("reports://big")
+  bigResource() {
+    return "data ".repeat(2000);
+  }
+}
+
+@McpModule({ services: [ReportsService] })
+class ReportsModule {}
+
+describe("@Budget", () => {
+  let t: TestClient;
+  beforeAll(async () => {
+    t = await createTestClient(ReportsModule, { budget: 5000 });
+  });
+  afterAll(() => t.close());
+  const call = (name: string, args: Record<string, unknown> = {}, meta?: Record<string, unknown>) =>
+    t.client.callTool({ name, arguments: args, ...(meta ? { _meta: meta } : {}) });
+
+  it("passes results just under and at the budget, refuses one over it with the contract's error", async () => {
+    // "w0 w1 …": find word counts that land under, at and over 100 tokens.
+    let at = 0;
+    for (let n = 1; n < 200; n++) {
+      const tokens = await tokensOf(Array.from({ length: n }, (_, i) => `w${i}`).join(" "));
+      if (tokens === 100) at = n;
+      if (tokens > 100) break;
+    }
+    expect(at).toBeGreaterThan(0);
+    expect((await call("words", { words: at - 1 })).isError).toBeFalsy();
+    expect((await call("words", { words: at })).isError).toBeFalsy();
+    const over = await call("words", { words: at + 5 });
+    expect(over.isError).toBe(true);
+    expect(over.structuredContent).toMatchObject({
+      error: "OUTPUT_BUDGET_EXCEEDED",
+      tool: "words",
+      budget: 100,
+    });
+    expect((over.structuredContent as { tokens: number }).tokens).toBeGreaterThan(100);
+    expect(over.content).toEqual([{ type: "text", text: JSON.stringify(over.structuredContent) }]);
+  });
+
+  it("uses the class budget when the method has none, and names inputs to narrow", async () => {
+    expect((await call("class_budget", { words: 100 })).isError).toBeFalsy();
+    const over = await call("class_budget", { words: 1000 });
+    expect(over.structuredContent).toMatchObject({ error: "OUTPUT_BUDGET_EXCEEDED", budget: 300 });
+    const rows = await call("rows", { site: "a" });
+    expect((rows.structuredContent as { hint: string }).hint).toContain("`limit`");
+    expect((rows.structuredContent as { hint: string }).hint).toContain("`site`");
+  });
+
+  it("lets a client lower the budget for one call, never raise it", async () => {
+    expect(
+      (await call("class_budget", { words: 100 }, { [MAX_TOKENS_META]: 50 })).structuredContent,
+    ).toMatchObject({
+      budget: 50,
+    });
+    expect(
+      (await call("class_budget", { words: 1000 }, { [MAX_TOKENS_META]: 100_000 })).structuredContent,
+    ).toMatchObject({
+      budget: 300,
+    });
+  });
+
+  it("shrinks a page to the largest prefix that fits, and a full walk returns every item once", async () => {
+    const seen: number[] = [];
+    let cursor: string | null = null;
+    do {
+      const result = await call("paged_rows", cursor ? { cursor } : {});
+      expect(result.isError).toBeFalsy();
+      const text = (result.content as Array<{ text: string }>)[0]?.text ?? "";
+      expect(await tokensOf(text)).toBeLessThanOrEqual(800);
+      const page = result.structuredContent as {
+        items: Array<{ id: number }>;
+        nextCursor: string | null;
+        count: number;
+      };
+      expect(JSON.parse(text)).toEqual(page);
+      expect(page.count).toBeGreaterThan(0);
+      seen.push(...page.items.map((i) => i.id));
+      cursor = page.nextCursor;
+    } while (cursor);
+    expect(seen).toEqual(ROWS.map((r) => r.id));
+  });
+
+  it("keeps structured output valid against the advertised outputSchema when a page shrinks", async () => {
+    const { tools } = await t.client.listTools();
+    expect(tools.find((tool) => tool.name === "paged_rows")?.outputSchema).toBeDefined();
+    // The SDK client validates structuredContent against outputSchema on every call.
+    const result = await call("paged_rows");
+    expect((result.structuredContent as { count: number }).count).toBeLessThan(50);
+  });
+
+  it("reports an item alone over the budget with a nextCursor that skips it", async () => {
+    const first = await call("with_giant");
+    const page = first.structuredContent as { items: Array<{ id: number }>; nextCursor: string };
+    expect(page.items.map((i) => i.id)).toEqual([1]);
+    const second = (await call("with_giant", { cursor: page.nextCursor })).structuredContent as {
+      items: unknown[];
+      nextCursor: string;
+      skipped: Array<{ tokens: number; budget: number }>;
+    };
+    expect(second.items).toEqual([]);
+    expect(second.skipped[0]).toMatchObject({ position: 0, budget: 200 });
+    const third = (await call("with_giant", { cursor: second.nextCursor })).structuredContent as {
+      items: Array<{ id: number }>;
+    };
+    expect(third.items.map((i) => i.id)).toEqual([3]);
+  });
+
+  it("counts special-token text as plain text", async () => {
+    expect((await call("special_tokens")).isError).toBeFalsy();
+  });
+
+  it("does not budget app-only tools, and records tokens per tool", async () => {
+    expect((await call("app_only")).isError).toBeFalsy();
+    expect(t.app.stats().tokens.words?.calls).toBeGreaterThan(0);
+    expect(t.app.stats().tokens.app_only).toBeUndefined();
+  });
+
+  it("answers a resource over budget (the class's here) with -32602 and the object in data", async () => {
+    await expect(t.client.readResource({ uri: "reports://big" })).rejects.toMatchObject({
+      code: -32602,
+      data: { error: "OUTPUT_BUDGET_EXCEEDED", tool: "reports://big", budget: 300 },
+    });
+  });
+
+  it("uses a custom counter swapped in through DI", async () => {
+    const charsPerToken: TokenCounter = {
+      count: (text, limit) => {
+        const tokens = Math.ceil(text.length / 2);
+        return { tokens: Math.min(tokens, limit + 1), exact: tokens <= limit };
+      },
+    };
+    const custom = await createTestClient(ReportsModule, {
+      providers: [{ provide: TOKEN_COUNTER, useValue: charsPerToken }],
+    });
+    const result = await custom.client.callTool({ name: "words", arguments: { words: 100 } });
+    expect(result.structuredContent).toMatchObject({
+      error: "OUTPUT_BUDGET_EXCEEDED",
+      budget: 100,
+      tokens: 101,
+    });
+    await custom.close();
+  });
+});
