@@ -6,7 +6,7 @@ import { shapePromptResult } from "../results/shape-prompt-result.js";
 import { shapeResourceResult } from "../results/shape-resource-result.js";
 import { shapeToolResult } from "../results/shape-tool-result.js";
 import { TOKEN_COUNTER } from "../tokens.js";
-import { DEFAULT_SPILL_BUDGET, declaredBudget, effectiveBudget } from "./budget-of.js";
+import { DEFAULT_SPILL_BUDGET, declaredBudget, effectiveBudget, MAX_TOKENS_META } from "./budget-of.js";
 import { countResult } from "./count-result.js";
 import { fitPage } from "./fit-page.js";
 import { budgetExceeded, budgetExceededError, budgetExceededResult, OverBudget } from "./over-budget.js";
@@ -31,6 +31,9 @@ export const budgetStage: StageFactory = {
 
     return async (invocation, next) => {
       const value = await next();
+      // The common case (no budget, no per-call limit) must cost nothing: no allocation, no counting.
+      if (declared === undefined && !spills && invocation.ctx.metaValue(MAX_TOKENS_META) === undefined)
+        return value;
       const asked = effectiveBudget(declared, invocation.ctx.meta);
       if (asked === undefined && !spills) return value;
       const budget = asked ?? DEFAULT_SPILL_BUDGET;

@@ -16,6 +16,13 @@ export function buildPrompt(item: MemberToBuild): PromptDefinition {
   const options = item.member.metadata.prompt ?? {};
   const property = assertPlainMethod(item, "@Prompt");
   const where = describeMember(item);
+  if (item.member.metadata.ephemeral) {
+    throw new FrugalConfigError(
+      where,
+      "@Ephemeral applies to tools only",
+      "remove @Ephemeral, or make this method a @Tool",
+    );
+  }
   if (item.member.metadata.paginated) {
     throw new FrugalConfigError(
       where,

@@ -18,6 +18,13 @@ export function buildResource(item: MemberToBuild): ResourceDefinition {
   const { uri, options } = item.member.metadata.resource as NonNullable<typeof item.member.metadata.resource>;
   const property = assertPlainMethod(item, "@Resource");
   const where = describeMember(item);
+  if (item.member.metadata.ephemeral) {
+    throw new FrugalConfigError(
+      where,
+      "@Ephemeral applies to tools only",
+      "remove @Ephemeral, or make this method a @Tool",
+    );
+  }
   if (!/^[A-Za-z][A-Za-z0-9+.-]*:/.test(uri)) {
     throw new FrugalConfigError(
       where,

@@ -1,4 +1,5 @@
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
+import { z } from "zod";
 import { FrugalConfigError } from "../errors/config-error.js";
 import {
   pageEnvelopeSchema,
@@ -45,7 +46,10 @@ export function buildTool(item: MemberToBuild): ToolDefinition {
   const inputSchema = pagination ? withPaginationInput(where, ownInput, pagination, "tool") : ownInput;
   // Under @Paginated, `output` describes one item; the result is the page envelope around them.
   const ownOutput = objectSchemaOf(item, "output", options.output);
-  const outputSchema = pagination && ownOutput ? pageEnvelopeSchema(ownOutput, pagination) : ownOutput;
+  const pagedOutput = pagination && ownOutput ? pageEnvelopeSchema(ownOutput, pagination) : ownOutput;
+  // A spilled result answers `{ spilled: { uri, size, expiresAt } }`: the declared schema must allow it.
+  const outputSchema =
+    pagedOutput && item.member.metadata.ephemeral ? z.union([pagedOutput, SPILLED_SCHEMA]) : pagedOutput;
   const meta = { ...options.meta };
   if (visibility.includes("app")) meta.ui = { ...(meta.ui as object), visibility: [...visibility] };
   const listing: Tool = {
@@ -55,7 +59,7 @@ export function buildTool(item: MemberToBuild): ToolDefinition {
     inputSchema: (inputSchema
       ? toJsonSchema(inputSchema, "input")
       : { type: "object", properties: {} }) as Tool["inputSchema"],
-    ...(outputSchema ? { outputSchema: toJsonSchema(outputSchema, "output") as Tool["outputSchema"] } : {}),
+    ...(outputSchema ? { outputSchema: outputJsonSchema(outputSchema) } : {}),
     ...(options.annotations ? { annotations: { ...options.annotations } } : {}),
     ...(Object.keys(meta).length > 0 ? { _meta: meta } : {}),
   };
@@ -74,4 +78,20 @@ export function buildTool(item: MemberToBuild): ToolDefinition {
     modelVisible: visibility.includes("model"),
     pagination,
   });
+}
+
+/** What a spilled call puts in `structuredContent`. */
+const SPILLED_SCHEMA = z.object({
+  spilled: z.object({ uri: z.string(), size: z.number(), expiresAt: z.string() }),
+  nextCursor: z.string().nullable().optional(),
+});
+
+/** MCP wants `type: "object"` at the root, which a union (anyOf) lacks: put it back. */
+function outputJsonSchema(schema: z.ZodType): Tool["outputSchema"] {
+  if (schema instanceof z.ZodObject) return toJsonSchema(schema, "output") as Tool["outputSchema"];
+  const { $schema: _ignored, ...json } = z.toJSONSchema(schema, {
+    io: "output",
+    unrepresentable: "any",
+  }) as Record<string, unknown>;
+  return { type: "object", ...json } as Tool["outputSchema"];
 }

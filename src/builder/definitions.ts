@@ -36,7 +36,8 @@ interface OperationBase {
 export interface ToolDefinition extends OperationBase {
   readonly kind: "tool";
   readonly name: string;
-  readonly outputSchema: z.ZodObject | undefined;
+  /** The result schema (an object, or a union with the spilled shape under `@Ephemeral`). */
+  readonly outputSchema: z.ZodType | undefined;
   /** Exactly what `tools/list` advertises. */
   readonly listing: Tool;
   /** False for app-only tools (`visibility: ["app"]`), which the model never reads. */

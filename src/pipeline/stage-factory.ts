@@ -1,6 +1,7 @@
 import type { InjectionToken } from "tsyringe";
 import type { OperationDefinition } from "../builder/definitions.js";
 import type { SingleFlight } from "../cache/single-flight.js";
+import type { EphemeralResources } from "../ephemeral/ephemeral-resources.js";
 import type { Logger } from "../logging/logger.js";
 import type { AppMetrics } from "../metrics/app-metrics.js";
 import type { CursorCodec } from "../pagination/cursor-codec.js";
@@ -30,6 +31,10 @@ export interface PipelineEnvironment {
   readonly flights: SingleFlight;
   /** The app-wide default budget (`budget` option), if any. */
   readonly appBudget: number | undefined;
+  /** Ephemeral resources of the app (storage, quotas, visibility). */
+  readonly ephemeral: EphemeralResources;
+  /** Names of the built-in resource tools, as summaries mention them. */
+  readonly ephemeralTools: { readonly read: string; readonly search: string };
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
 import type { ProviderEntry } from "../decorators/mcp-module.decorator.js";
+import type { EphemeralSettings } from "../ephemeral/ephemeral-resources.js";
 import type { CursorSecret } from "../pagination/cursor-keys.js";
 import type { InputLimits } from "../pipeline/stage-factory.js";
 
@@ -20,6 +21,8 @@ export interface McpAppOptions {
   instructions?: string;
   /** Default token budget of every model-visible tool and resource (`@Budget` on a class or method wins). */
   budget?: number;
+  /** Ephemeral resources: lifetime, quotas, clean-up, tool names. */
+  ephemeral?: EphemeralSettings;
   /** Page size of `tools/list`, `resources/list`, `resources/templates/list`, `prompts/list` (default 100). */
   listPageSize?: number;
   /** Limits on tool, resource and prompt arguments, checked before validation. */

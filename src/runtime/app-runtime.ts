@@ -2,6 +2,7 @@ import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
 import type { Registry } from "../builder/registry.js";
 import type { CacheInvalidator } from "../cache/cache-invalidator.js";
 import type { ResultCache } from "../cache/result-cache.js";
+import type { EphemeralResources } from "../ephemeral/ephemeral-resources.js";
 import type { EventBus } from "../events/event-bus.js";
 import type { Logger } from "../logging/logger.js";
 import type { AppMetrics } from "../metrics/app-metrics.js";
@@ -18,4 +19,5 @@ export interface AppRuntime {
   readonly metrics: AppMetrics;
   readonly cache: ResultCache;
   readonly invalidator: CacheInvalidator;
+  readonly ephemeral: EphemeralResources;
 }

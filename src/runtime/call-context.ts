@@ -8,6 +8,8 @@ import {
   type ServerNotification,
   type ServerRequest,
 } from "@modelcontextprotocol/sdk/types.js";
+import type { EphemeralResources } from "../ephemeral/ephemeral-resources.js";
+import { type ResourceHandle, resourceHandle } from "../ephemeral/resource-handle.js";
 import type { EventBus } from "../events/event-bus.js";
 import { logLevelPasses, type Session } from "./session.js";
 import type { McpLog, PageContext, SampleOptions, ToolContext } from "./tool-context.js";
@@ -34,6 +36,7 @@ export class CallContext implements ToolContext {
   private combinedSignal: AbortSignal | undefined;
   private logger: McpLog | undefined;
   private pageContext: PageContext | undefined;
+  private resourceHandle: ResourceHandle | undefined;
   /** True once the handler read `ctx.page`: it then pushed the page into its query, so its order is trusted. */
   pageWasRead = false;
 
@@ -44,7 +47,18 @@ export class CallContext implements ToolContext {
     readonly events: EventBus,
     /** Name of the tool, resource or prompt, used as the MCP logger name. */
     private readonly operation: string,
+    private readonly ephemeral: EphemeralResources,
   ) {}
+
+  get resources(): ResourceHandle {
+    this.resourceHandle ??= resourceHandle(this.ephemeral, this.owner, this.operation);
+    return this.resourceHandle;
+  }
+
+  /** One `_meta` value of the request, without building an object when there is no `_meta`. */
+  metaValue(key: string): unknown {
+    return this.extra._meta?.[key];
+  }
 
   get sessionId(): string {
     return this.extra.sessionId ?? this.session.id();

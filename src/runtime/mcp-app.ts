@@ -11,7 +11,7 @@ import type { AppRuntime } from "./app-runtime.js";
 import { closeAll } from "./lifecycle.js";
 import { type ListenOptions, listen } from "./listen.js";
 import { createRegistrar } from "./registrar.js";
-import type { Session } from "./session.js";
+import { type Session, sessionServes } from "./session.js";
 
 /** Counters readable with `app.stats()`. */
 export interface AppStats {
@@ -62,6 +62,7 @@ export class McpApp {
     private readonly appContainer: AppContainer,
   ) {
     this.install = createRegistrar(runtime);
+    runtime.ephemeral.onListChanged = (owner) => void this.notifyResourceListChanged(owner);
     runtime.invalidator.attach({
       subscribedUris: () => new Set([...this.sessions].flatMap((s) => [...s.subscriptions])),
       notifyResourceUpdated: (uri) => this.notifyResourceUpdated(uri),
@@ -106,6 +107,7 @@ export class McpApp {
       subscriptions: new Set(),
       inFlight: new Set(),
       sending: new Set(),
+      principals: new Set(),
       lifetime: new AbortController(),
     };
     trackSends(transport, session.sending);
@@ -113,6 +115,14 @@ export class McpApp {
     server.onclose = () => {
       this.sessions.delete(session);
       session.lifetime.abort(new Error("session closed"));
+      if (this.options.ephemeral?.deleteOnSessionEnd) {
+        void this.runtime.ephemeral.deleteOwnedBy(`session:${session.id()}`).catch((error) => {
+          this.logger.warn(
+            "deleting the resources of an ended session failed; their TTL still bounds them",
+            error,
+          );
+        });
+      }
     };
     this.sessions.add(session);
     await server.connect(transport);
@@ -139,6 +149,15 @@ export class McpApp {
   async notifyResourceUpdated(uri: string): Promise<void> {
     const subscribed = [...this.sessions].filter((s) => s.subscriptions.has(uri));
     await Promise.allSettled(subscribed.map((s) => s.server.sendResourceUpdated({ uri })));
+  }
+
+  /**
+   * Sends `notifications/resources/list_changed` to the sessions of `owner` (every
+   * session for a global resource, `owner` null).
+   */
+  async notifyResourceListChanged(owner: string | null): Promise<void> {
+    const targets = [...this.sessions].filter((s) => owner === null || sessionServes(s, owner));
+    await Promise.allSettled(targets.map((s) => s.server.sendResourceListChanged()));
   }
 
   /** Counters for monitoring. */
@@ -172,6 +191,7 @@ export class McpApp {
 
   private async shutdown(): Promise<void> {
     this.runtime.invalidator.stop();
+    this.runtime.ephemeral.stopSweeping();
     const running = [...this.sessions].flatMap((s) => [...s.inFlight]);
     if (running.length > 0) {
       let timer: NodeJS.Timeout | undefined;

@@ -15,6 +15,7 @@ import type { Invocation } from "../pipeline/invocation.js";
 import type { AppRuntime } from "./app-runtime.js";
 import { CallContext, type RequestExtra } from "./call-context.js";
 import { pageOfList } from "./list-pages.js";
+import { ownerOf } from "./owner.js";
 import { installResourceHandlers } from "./resource-handlers.js";
 import type { Session } from "./session.js";
 
@@ -37,12 +38,11 @@ export function createRegistrar(runtime: AppRuntime) {
   const promptListings = [...registry.prompts.values()].map((o) => o.definition.listing);
 
   const run: RunOperation = (session, operation, args, extra, uri) => {
-    const owner = extra.authInfo
-      ? `principal:${runtime.principalOf(extra.authInfo)}`
-      : `session:${extra.sessionId ?? session.id()}`;
+    const owner = ownerOf(runtime, session, extra);
     const { definition } = operation;
     const name = definition.kind === "resource" ? definition.uri : definition.name;
-    const ctx = new CallContext(session, extra, owner, runtime.events, name);
+    if (extra.authInfo) session.principals.add(owner);
+    const ctx = new CallContext(session, extra, owner, runtime.events, name, runtime.ephemeral);
     const invocation: Invocation = { definition, args, input: undefined, ctx, uri };
     const pending = operation.execute(invocation);
     session.inFlight.add(pending);

@@ -6,9 +6,12 @@ import {
   SubscribeRequestSchema,
   UnsubscribeRequestSchema,
 } from "@modelcontextprotocol/sdk/types.js";
+import { EphemeralResources } from "../ephemeral/ephemeral-resources.js";
+import type { StoredResourceMeta } from "../ephemeral/storage.js";
 import { resourceNotFound } from "../errors/protocol-errors.js";
 import type { AppRuntime } from "./app-runtime.js";
 import { pageOfList } from "./list-pages.js";
+import { ownerOf } from "./owner.js";
 import type { RunOperation } from "./registrar.js";
 import type { Session } from "./session.js";
 
@@ -20,9 +23,10 @@ export function installResourceHandlers(session: Session, runtime: AppRuntime, r
   const templateListings = registry.templates.map((o) => o.definition.listing);
   const listers = registry.templates.flatMap((o) => (o.definition.list ? [o.definition.list] : []));
 
-  server.setRequestHandler(ListResourcesRequestSchema, async (request) => {
+  server.setRequestHandler(ListResourcesRequestSchema, async (request, extra) => {
     const listed = await Promise.all(listers.map((list) => list()));
-    const all = [...staticListings, ...listed.flat()];
+    const mine = await runtime.ephemeral.list(ownerOf(runtime, session, extra));
+    const all = [...staticListings, ...listed.flat(), ...mine.map(ephemeralListing)];
     const page = pageOfList(all, request.params?.cursor, runtime.listPageSize, "resources/list");
     return { resources: page.items, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
   });
@@ -39,6 +43,7 @@ export function installResourceHandlers(session: Session, runtime: AppRuntime, r
 
   server.setRequestHandler(ReadResourceRequestSchema, async (request, extra) => {
     const { uri } = request.params;
+    if (EphemeralResources.handles(uri)) return readEphemeral(runtime, uri, ownerOf(runtime, session, extra));
     const exact = registry.staticResources.get(uri);
     if (exact) return (await run(session, exact, {}, extra, uri)) as never;
     for (const template of registry.templates) {
@@ -57,4 +62,25 @@ export function installResourceHandlers(session: Session, runtime: AppRuntime, r
     session.subscriptions.delete(request.params.uri);
     return {};
   });
+}
+
+function ephemeralListing(meta: StoredResourceMeta): Resource {
+  return {
+    uri: meta.uri,
+    name: meta.name,
+    mimeType: meta.mimeType,
+    ...(meta.description === undefined ? {} : { description: meta.description }),
+    _meta: { size: meta.size, version: meta.version, expiresAt: new Date(meta.expiresAt).toISOString() },
+  };
+}
+
+/** A whole ephemeral resource, or -32002 when it is missing, expired or someone else's. */
+async function readEphemeral(runtime: AppRuntime, uri: string, owner: string) {
+  const meta = await runtime.ephemeral.stat(uri, owner);
+  if (!meta) throw resourceNotFound(uri);
+  const content = await runtime.ephemeral.readAll(meta);
+  const _meta = { version: meta.version, expiresAt: new Date(meta.expiresAt).toISOString() };
+  if (meta.kind === "bytes")
+    return { contents: [{ uri, mimeType: meta.mimeType, blob: content.toString("base64"), _meta }] };
+  return { contents: [{ uri, mimeType: meta.mimeType, text: content.toString("utf8"), _meta }] };
 }

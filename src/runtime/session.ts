@@ -14,6 +14,8 @@ export interface Session {
   readonly inFlight: Set<Promise<unknown>>;
   /** Messages the transport is still sending (a response may still be on its way after its call ended). */
   readonly sending: Set<Promise<void>>;
+  /** Authenticated principals seen on this session (`principal:<id>`), for owner-targeted notifications. */
+  readonly principals: Set<string>;
   /** Aborts every running call of the session when it ends. */
   readonly lifetime: AbortController;
 }
@@ -32,4 +34,9 @@ const SEVERITY: Record<LoggingLevel, number> = {
 /** Whether a message at `level` passes the session's `logging/setLevel` threshold. */
 export function logLevelPasses(session: Session, level: LoggingLevel): boolean {
   return session.logLevel === undefined || SEVERITY[level] >= SEVERITY[session.logLevel];
+}
+
+/** Whether `owner` (`session:<id>` or `principal:<id>`) is this session or acts through it. */
+export function sessionServes(session: Session, owner: string): boolean {
+  return owner === `session:${session.id()}` || session.principals.has(owner);
 }

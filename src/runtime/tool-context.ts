@@ -6,6 +6,7 @@ import type {
   ElicitResult,
   LoggingLevel,
 } from "@modelcontextprotocol/sdk/types.js";
+import type { ResourceHandle } from "../ephemeral/resource-handle.js";
 import type { EventBus } from "../events/event-bus.js";
 import type { KeyValue } from "../pagination/cursor-values.js";
 
@@ -53,6 +54,8 @@ export interface ToolContext {
   elicit(params: ElicitRequestParams): Promise<ElicitResult>;
   /** The app's event bus: `ctx.events.emit("articles.changed", { site })`. */
   readonly events: Pick<EventBus, "emit">;
+  /** Ephemeral resources by hand: `create`, `update`, `delete`, `read`, owned by this caller. */
+  readonly resources: ResourceHandle;
   /** Under `@Paginated`: where this page starts and how long it is. */
   readonly page?: PageContext;
 }

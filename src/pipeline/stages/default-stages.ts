@@ -1,5 +1,6 @@
 import { budgetStage } from "../../budget/budget.stage.js";
 import { cacheStage } from "../../cache/cache.stage.js";
+import { spillStage } from "../../ephemeral/spill.stage.js";
 import { invalidateStage } from "../../events/invalidate.stage.js";
 import { decodeCursorStage } from "../../pagination/decode-cursor.stage.js";
 import { paginateStage } from "../../pagination/paginate.stage.js";
@@ -17,6 +18,7 @@ export const DEFAULT_STAGES: readonly StageFactory[] = [
   decodeCursorStage,
   cacheStage,
   shapeStage,
+  spillStage,
   budgetStage,
   paginateStage,
 ];

@@ -1,0 +1,75 @@
+import { decodeOffsets, INDEX_ENTRY_BYTES, ITEM_SEPARATOR } from "./content-index.js";
+import type { ResourceStorage, StoredResourceMeta } from "./storage.js";
+
+/** One item (its JSON text) or one line, with its position. */
+export interface Entry {
+  readonly position: number;
+  readonly text: string;
+}
+
+/**
+ * Reads items or lines `[from, to)` of a stored version with two range reads: the index
+ * entries that bound them, then exactly their bytes. Cost depends on the slice, never on
+ * where it sits in the resource.
+ */
+export async function readEntries(
+  storage: ResourceStorage,
+  meta: StoredResourceMeta,
+  from: number,
+  to: number,
+): Promise<Entry[]> {
+  const end = Math.min(to, meta.total);
+  if (from >= end) return [];
+  const offsets = decodeOffsets(
+    await storage.read(
+      meta.id,
+      meta.version,
+      "index",
+      from * INDEX_ENTRY_BYTES,
+      (end + 1) * INDEX_ENTRY_BYTES,
+    ),
+  );
+  const base = offsets[0] as number;
+  const trailer = meta.kind === "json-array" ? ITEM_SEPARATOR.length : 1;
+  const last = Math.min((offsets[end - from] as number) - trailer, meta.size);
+  const bytes = Buffer.from(await storage.read(meta.id, meta.version, "content", base, last));
+  const entries: Entry[] = [];
+  for (let i = 0; i < end - from; i++) {
+    const start = (offsets[i] as number) - base;
+    const stop = (offsets[i + 1] as number) - trailer - base;
+    entries.push({ position: from + i, text: bytes.toString("utf8", start, Math.min(stop, bytes.length)) });
+  }
+  return entries;
+}
+
+/**
+ * Walks every entry from `from` on, in chunks bounded by count and bytes, so a search
+ * over a 100 MB resource holds at most one chunk in memory.
+ */
+export async function* walkEntries(
+  storage: ResourceStorage,
+  meta: StoredResourceMeta,
+  from: number,
+  chunkEntries = 4096,
+  chunkBytes = 1024 * 1024,
+): AsyncGenerator<Entry> {
+  let start = from;
+  while (start < meta.total) {
+    const end = Math.min(start + chunkEntries, meta.total);
+    const offsets = decodeOffsets(
+      await storage.read(
+        meta.id,
+        meta.version,
+        "index",
+        start * INDEX_ENTRY_BYTES,
+        (end + 1) * INDEX_ENTRY_BYTES,
+      ),
+    );
+    // As many entries as fit in chunkBytes (at least one, however large it is).
+    let count = 1;
+    while (start + count < end && (offsets[count + 1] as number) - (offsets[0] as number) <= chunkBytes)
+      count++;
+    for (const entry of await readEntries(storage, meta, start, start + count)) yield entry;
+    start += count;
+  }
+}

@@ -1,0 +1,240 @@
+import type { Clock } from "../clock/clock.js";
+import type { Logger } from "../logging/logger.js";
+import { encodeContent } from "./content-index.js";
+import { EPHEMERAL_SCHEME, ephemeralUri, idOfEphemeralUri, newResourceId } from "./ephemeral-uri.js";
+import { type ResourceStorage, StorageError, type StoredResourceMeta } from "./storage.js";
+
+/** App-wide settings of ephemeral resources (`McpFactory.create(…, { ephemeral })`). */
+export interface EphemeralSettings {
+  /** Lifetime when none is given (default one hour). */
+  defaultTtlMs?: number;
+  /** Bytes one owner may hold at once (default 64 MiB). */
+  maxBytesPerOwner?: number;
+  /** Bytes all owners may hold at once (default 1 GiB). */
+  maxTotalBytes?: number;
+  /** Delete a session's resources when it ends (default false; the TTL bounds them anyway). */
+  deleteOnSessionEnd?: boolean;
+  /** How often expired resources are swept (default one minute). */
+  sweepIntervalMs?: number;
+  /** Name of the slice-reading tool (default `read_resource`). */
+  readToolName?: string;
+  /** Name of the search tool (default `search_resource`). */
+  searchToolName?: string;
+  /** Register the resource tools even when no method is `@Ephemeral` (for `ctx.resources.create`). */
+  tools?: boolean;
+}
+
+/** Options of one resource being created. */
+export interface CreateResourceOptions {
+  /** The tool that made it (the URI's host part). */
+  tool?: string;
+  name?: string;
+  description?: string;
+  mimeType?: string;
+  ttl?: number;
+  /** `"owner"` (default) or `"global"`. */
+  scope?: "owner" | "global";
+}
+
+/** A quota or input problem the client can act on. */
+export class ResourceLimitError extends Error {
+  override readonly name = "ResourceLimitError";
+}
+
+/**
+ * Creates, reads, updates and deletes ephemeral resources for owners, over any
+ * `ResourceStorage`. Enforces visibility (another owner gets "not found", never the
+ * data), expiry by the app's clock, and per-owner and global byte quotas.
+ */
+export class EphemeralResources {
+  private usage: Map<string, number> | undefined;
+  private sweeper: NodeJS.Timeout | undefined;
+  /** Called when an owner's list of resources changed (null: a global resource). */
+  onListChanged: (owner: string | null) => void = () => {};
+
+  constructor(
+    readonly storage: ResourceStorage,
+    private readonly clock: Clock,
+    private readonly logger: Logger,
+    readonly settings: EphemeralSettings = {},
+  ) {}
+
+  /** Starts sweeping expired resources on a timer that never keeps the process alive. */
+  startSweeping(): void {
+    this.sweeper = setInterval(() => void this.sweep(), this.settings.sweepIntervalMs ?? 60_000);
+    this.sweeper.unref();
+  }
+
+  stopSweeping(): void {
+    clearInterval(this.sweeper);
+  }
+
+  async create(value: unknown, options: CreateResourceOptions, creator: string): Promise<StoredResourceMeta> {
+    const encoded = encodeContent(value, options.mimeType);
+    const id = newResourceId();
+    const now = this.clock.now();
+    const meta: StoredResourceMeta = {
+      id,
+      uri: ephemeralUri(options.tool ?? "resource", id),
+      owner: options.scope === "global" ? null : creator,
+      creator,
+      name: options.name ?? options.tool ?? "result",
+      ...(options.description === undefined ? {} : { description: options.description }),
+      mimeType: encoded.mimeType,
+      kind: encoded.kind,
+      size: encoded.content.length,
+      total: encoded.total,
+      version: 1,
+      createdAt: now,
+      expiresAt: now + (options.ttl ?? this.settings.defaultTtlMs ?? 3_600_000),
+    };
+    await this.reserve(creator, meta.size);
+    await this.store(meta, encoded.content, encoded.index, creator, meta.size);
+    this.onListChanged(meta.owner);
+    return meta;
+  }
+
+  /** Replaces the content of a resource its caller created; the version goes up by one. */
+  async update(uri: string, value: unknown, caller: string): Promise<StoredResourceMeta> {
+    const current = await this.ownedBy(uri, caller);
+    const encoded = encodeContent(value, current.mimeType);
+    const meta: StoredResourceMeta = {
+      ...current,
+      kind: encoded.kind,
+      size: encoded.content.length,
+      total: encoded.total,
+      version: current.version + 1,
+    };
+    await this.reserve(caller, meta.size - current.size);
+    await this.store(meta, encoded.content, encoded.index, caller, meta.size - current.size);
+    return meta;
+  }
+
+  /** Deletes a resource its caller created; false when there was none to delete. */
+  async delete(uri: string, caller: string): Promise<boolean> {
+    const meta = await this.stat(uri, caller);
+    if (!meta || meta.creator !== caller) return false;
+    const deleted = await this.storage.delete(meta.id);
+    if (deleted) {
+      this.charge(meta.creator, -meta.size);
+      this.onListChanged(meta.owner);
+    }
+    return deleted;
+  }
+
+  /** Metadata of a resource `caller` may see, or undefined (missing, expired or someone else's). */
+  async stat(uri: string, caller: string): Promise<StoredResourceMeta | undefined> {
+    const id = idOfEphemeralUri(uri);
+    if (!id) return undefined;
+    const meta = await this.storage.stat(id);
+    if (!meta || meta.uri !== uri || meta.expiresAt <= this.clock.now()) return undefined;
+    return meta.owner === null || meta.owner === caller ? meta : undefined;
+  }
+
+  /** Resources `caller` may see, newest first. */
+  async list(caller: string): Promise<StoredResourceMeta[]> {
+    const now = this.clock.now();
+    const visible: StoredResourceMeta[] = [];
+    for await (const meta of this.storage.list()) {
+      if (meta.expiresAt > now && (meta.owner === null || meta.owner === caller)) visible.push(meta);
+    }
+    return visible.sort((a, b) => b.createdAt - a.createdAt);
+  }
+
+  /** Whole content of a visible resource (for `resources/read`). */
+  async readAll(meta: StoredResourceMeta): Promise<Buffer> {
+    return Buffer.from(await this.storage.read(meta.id, meta.version, "content", 0, meta.size));
+  }
+
+  /** Deletes everything an owner created (when its session ends, if configured). */
+  async deleteOwnedBy(owner: string): Promise<void> {
+    for await (const meta of this.storage.list()) {
+      if (meta.creator === owner) await this.storage.delete(meta.id).catch(() => false);
+    }
+    this.usage?.delete(owner);
+  }
+
+  /** True for URIs of this scheme (so `resources/read` knows where to look). */
+  static handles(uri: string): boolean {
+    return uri.startsWith(EPHEMERAL_SCHEME);
+  }
+
+  private async ownedBy(uri: string, caller: string): Promise<StoredResourceMeta> {
+    const meta = await this.stat(uri, caller);
+    if (!meta || meta.creator !== caller)
+      throw new ResourceLimitError(`no resource ${uri} that you created exists (it may have expired)`);
+    return meta;
+  }
+
+  private async store(
+    meta: StoredResourceMeta,
+    content: Buffer,
+    index: Buffer,
+    creator: string,
+    delta: number,
+  ) {
+    try {
+      await this.storage.put(meta, content, index);
+    } catch (error) {
+      this.logger.error(`storing ${meta.uri} failed`, error);
+      const reason = error instanceof StorageError ? error.message : "the storage backend failed";
+      throw new StorageError(`could not store the result (${reason}); nothing was saved`);
+    }
+    this.charge(creator, delta);
+  }
+
+  /** Refuses a write that would pass a quota, saying which one and by how much. */
+  private async reserve(owner: string, bytes: number): Promise<void> {
+    if (bytes <= 0) return;
+    const usage = await this.loadUsage();
+    const perOwner = this.settings.maxBytesPerOwner ?? 64 * 1024 * 1024;
+    const total = this.settings.maxTotalBytes ?? 1024 * 1024 * 1024;
+    const mine = usage.get(owner) ?? 0;
+    if (mine + bytes > perOwner) {
+      throw new ResourceLimitError(
+        `storing ${bytes} more bytes would pass your quota of ${perOwner} bytes (${mine} used); delete or let older results expire`,
+      );
+    }
+    let all = 0;
+    for (const used of usage.values()) all += used;
+    if (all + bytes > total)
+      throw new ResourceLimitError(
+        `storage is at its limit of ${total} bytes; try again after older results expire`,
+      );
+  }
+
+  private charge(owner: string, bytes: number): void {
+    if (!this.usage) return;
+    this.usage.set(owner, Math.max(0, (this.usage.get(owner) ?? 0) + bytes));
+  }
+
+  /** Counts what storage already holds (it may have survived a restart). */
+  private async loadUsage(): Promise<Map<string, number>> {
+    if (this.usage) return this.usage;
+    const usage = new Map<string, number>();
+    const now = this.clock.now();
+    try {
+      for await (const meta of this.storage.list()) {
+        if (meta.expiresAt > now) usage.set(meta.creator, (usage.get(meta.creator) ?? 0) + meta.size);
+      }
+    } catch (error) {
+      this.logger.warn("could not count stored resources for quotas", error);
+    }
+    this.usage = usage;
+    return usage;
+  }
+
+  private async sweep(): Promise<void> {
+    const now = this.clock.now();
+    try {
+      for await (const meta of this.storage.list()) {
+        if (meta.expiresAt <= now && (await this.storage.delete(meta.id))) {
+          this.charge(meta.creator, -meta.size);
+          this.onListChanged(meta.owner);
+        }
+      }
+    } catch (error) {
+      this.logger.warn("sweeping expired resources failed; will try again", error);
+    }
+  }
+}

@@ -1,0 +1,96 @@
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { TokenCounter } from "../budget/token-counter.js";
+import { fitPrefix } from "./fit-prefix.js";
+import type { StoredResourceMeta } from "./storage.js";
+
+/** What a spilled call returns in `structuredContent` (the declared `outputSchema` is widened to allow it). */
+export interface SpilledResult {
+  spilled: { uri: string; size: number; expiresAt: string };
+  /** When a page was spilled: the cursor of the page after it. */
+  nextCursor?: string | null;
+}
+
+interface SummaryInput {
+  meta: StoredResourceMeta;
+  /** The stored value, for the preview. */
+  value: unknown;
+  /** Why it was stored: over the budget, or always. */
+  overBudget: boolean;
+  budget: number;
+  preview: boolean;
+  readTool: string;
+  searchTool: string;
+  nextCursor?: string | null;
+}
+
+/**
+ * The answer of a spilled call: a `resource_link` and a short summary (size, item count,
+ * expiry, how to read it, and a preview that fits what is left of the budget).
+ */
+export async function spillSummary(input: SummaryInput, counter: TokenCounter): Promise<CallToolResult> {
+  const { meta } = input;
+  const expiresAt = new Date(meta.expiresAt).toISOString();
+  const what =
+    meta.kind === "json-array"
+      ? `a JSON array of ${meta.total} items`
+      : meta.kind === "text"
+        ? `${meta.total} lines of text`
+        : `${meta.total} bytes of ${meta.mimeType}`;
+  const why = input.overBudget ? `is larger than the ${input.budget}-token budget, so it` : "";
+  const lines = [
+    `The result (${formatBytes(meta.size)}, ${what}) ${why} was stored as ${meta.uri} until ${expiresAt}.`,
+    meta.kind === "bytes"
+      ? `Read it in byte slices with ${input.readTool}({ uri, offset, limit }).`
+      : `Read it in slices with ${input.readTool}({ uri, offset, limit }) or find what you need with ${input.searchTool}({ uri, pattern }).`,
+  ];
+  if (input.nextCursor) lines.push(`More results follow: call again with cursor "${input.nextCursor}".`);
+  const link = {
+    type: "resource_link" as const,
+    uri: meta.uri,
+    name: meta.name,
+    mimeType: meta.mimeType,
+    ...(meta.description === undefined ? {} : { description: meta.description }),
+  };
+  const structured: SpilledResult = { spilled: { uri: meta.uri, size: meta.size, expiresAt } };
+  if (input.nextCursor !== undefined) structured.nextCursor = input.nextCursor;
+  const base = lines.join("\n");
+  const text = input.preview ? await withPreview(base, input, link, counter) : base;
+  return { content: [link, { type: "text", text }], structuredContent: { ...structured } };
+}
+
+/** Adds the first items or lines that still fit the budget after the link and summary. */
+async function withPreview(
+  base: string,
+  input: SummaryInput,
+  link: object,
+  counter: TokenCounter,
+): Promise<string> {
+  const entries = previewEntries(input.value);
+  if (entries.length === 0) return base;
+  const render = (n: number) =>
+    n === 0 ? base : `${base}\nPreview (first ${n}):\n${entries.slice(0, n).join("\n")}`;
+  const linkTokens = (await counter.count(JSON.stringify(link), input.budget)).tokens;
+  const room = input.budget - linkTokens - 16;
+  if (room <= 0) return base;
+  const fitted = await fitPrefix(entries.length, render, room, counter);
+  return render(fitted.n);
+}
+
+function previewEntries(value: unknown): string[] {
+  const limit = 20;
+  if (Array.isArray(value))
+    return value.slice(0, limit).map((item) => truncateForPreview(JSON.stringify(item) ?? "null"));
+  if (typeof value === "string") return value.split("\n", limit).map(truncateForPreview);
+  return [];
+}
+
+/** A preview line is a glimpse, labelled as cut; the stored resource keeps everything. */
+function truncateForPreview(text: string): string {
+  return text.length > 500 ? `${text.slice(0, 500)}… (cut in this preview only)` : text;
+}
+
+function formatBytes(size: number): string {
+  if (size < 1024) return `${size} bytes`;
+  if (size < 1024 * 1024) return `${(size / 1024).toFixed(1)} KiB`;
+  return `${(size / 1024 / 1024).toFixed(1)} MiB`;
+}

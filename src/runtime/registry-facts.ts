@@ -1,0 +1,31 @@
+import type { OperationDefinition } from "../builder/definitions.js";
+import type { Registry } from "../builder/registry.js";
+import { scanService } from "../builder/scan-service.js";
+
+/** Every operation of a registry, whatever its kind. */
+export function allDefinitions(registry: Registry): OperationDefinition[] {
+  return [
+    ...registry.tools.values(),
+    ...registry.staticResources.values(),
+    ...registry.templates,
+    ...registry.prompts.values(),
+  ].map((operation) => operation.definition);
+}
+
+/** Whether anything counts tokens (so the tokenizer is worth loading at start-up). */
+export function usesBudgets(registry: Registry, appBudget: number | undefined): boolean {
+  if (appBudget !== undefined) return true;
+  return allDefinitions(registry).some(
+    (d) => d.metadata.budget || d.classMetadata.budget || d.metadata.ephemeral,
+  );
+}
+
+/** Whether anything is paginated (so a missing cursor secret deserves a warning). */
+export function usesPagination(registry: Registry): boolean {
+  return allDefinitions(registry).some((d) => d.pagination !== undefined);
+}
+
+/** Whether some service method is `@Ephemeral`, read from metadata before anything is built. */
+export function declaresEphemeral(services: readonly Function[]): boolean {
+  return services.some((service) => scanService(service).some((member) => member.metadata.ephemeral));
+}
