@@ -11,28 +11,14 @@ export {
 export { MAX_TOKENS_META } from "./budget/budget-of.js";
 export { MEDIA_TOKENS } from "./budget/count-result.js";
 export type { BudgetExceeded } from "./budget/over-budget.js";
-export type { ContentKind, ResourceStorage, StoragePart, StoredResourceMeta } from "./ephemeral/storage.js";
-export { StorageError } from "./ephemeral/storage.js";
-export { MemoryStorage, type MemoryStorageOptions } from "./ephemeral/memory-storage.js";
-export {
-  type CreateResourceOptions,
-  EphemeralResources,
-  type EphemeralSettings,
-  ResourceLimitError,
-} from "./ephemeral/ephemeral-resources.js";
-export type { ResourceHandle, ResourceInfo } from "./ephemeral/resource-handle.js";
-export type { ResourceSlice } from "./ephemeral/resource-slices.js";
-export type { SearchMatch, SearchResult } from "./ephemeral/search-resource.js";
-export type { SpilledResult } from "./ephemeral/spill-summary.js";
-export { encodeContent, type EncodedContent, INDEX_ENTRY_BYTES } from "./ephemeral/content-index.js";
 export type { TokenCount, TokenCounter } from "./budget/token-counter.js";
 export { LruCache, type LruCacheOptions } from "./cache/lru-cache.js";
 export { RedisCache, type RedisCacheOptions } from "./cache/redis-cache.js";
 export type { CacheEntry, EntryMatcher, ResultCache } from "./cache/result-cache.js";
 export { type Clock, ManualClock, SystemClock } from "./clock/clock.js";
 export { Budget } from "./decorators/budget.decorator.js";
-export { Ephemeral } from "./decorators/ephemeral.decorator.js";
 export { Cached } from "./decorators/cached.decorator.js";
+export { Ephemeral } from "./decorators/ephemeral.decorator.js";
 export { Invalidates } from "./decorators/invalidates.decorator.js";
 export { McpModule, type McpModuleOptions, type ProviderEntry } from "./decorators/mcp-module.decorator.js";
 export { McpService } from "./decorators/mcp-service.decorator.js";
@@ -40,6 +26,20 @@ export { Paginated } from "./decorators/paginated.decorator.js";
 export { Prompt } from "./decorators/prompt.decorator.js";
 export { Resource } from "./decorators/resource.decorator.js";
 export { Tool } from "./decorators/tool.decorator.js";
+export { type EncodedContent, encodeContent, INDEX_ENTRY_BYTES } from "./ephemeral/content-index.js";
+export {
+  type CreateResourceOptions,
+  EphemeralResources,
+  type EphemeralSettings,
+  ResourceLimitError,
+} from "./ephemeral/ephemeral-resources.js";
+export { MemoryStorage, type MemoryStorageOptions } from "./ephemeral/memory-storage.js";
+export type { ResourceHandle, ResourceInfo } from "./ephemeral/resource-handle.js";
+export type { ResourceSlice } from "./ephemeral/resource-slices.js";
+export type { SearchMatch, SearchResult } from "./ephemeral/search-resource.js";
+export type { SpilledResult } from "./ephemeral/spill-summary.js";
+export type { ContentKind, ResourceStorage, StoragePart, StoredResourceMeta } from "./ephemeral/storage.js";
+export { StorageError } from "./ephemeral/storage.js";
 export { FrugalConfigError } from "./errors/config-error.js";
 export { RESOURCE_NOT_FOUND } from "./errors/protocol-errors.js";
 export type { BusEvent, EventBus, EventListener } from "./events/event-bus.js";

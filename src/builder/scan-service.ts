@@ -16,17 +16,26 @@ export interface ScannedMember {
  * in a subclass replaces it as a whole.
  */
 export function scanService(serviceClass: Function): ScannedMember[] {
-  const found = new Map<string | symbol, ScannedMember>();
+  const chain: object[] = [];
   for (
     let prototype = serviceClass.prototype as object | null;
     prototype && prototype !== Object.prototype;
     prototype = Object.getPrototypeOf(prototype)
   ) {
-    for (const property of Reflect.ownKeys(prototype)) {
-      if (property === "constructor" || found.has(property)) continue;
+    chain.push(prototype);
+  }
+  const properties = new Set(chain.flatMap((prototype) => Reflect.ownKeys(prototype)));
+  properties.delete("constructor");
+  const found: ScannedMember[] = [];
+  for (const property of properties) {
+    // Metadata may sit on a subclass that re-decorated an inherited method without redefining it.
+    for (const prototype of chain) {
       const metadata = metadataStore.ownMethod(prototype, property);
-      if (metadata) found.set(property, { property, metadata, declaredOn: prototype.constructor });
+      if (metadata) {
+        found.push({ property, metadata, declaredOn: prototype.constructor });
+        break;
+      }
     }
   }
-  return [...found.values()];
+  return found;
 }
