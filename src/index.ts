@@ -41,7 +41,12 @@ export type { SpilledResult } from "./ephemeral/spill-summary.js";
 export type { ContentKind, ResourceStorage, StoragePart, StoredResourceMeta } from "./ephemeral/storage.js";
 export { StorageError } from "./ephemeral/storage.js";
 export { FrugalConfigError } from "./errors/config-error.js";
-export { RESOURCE_NOT_FOUND } from "./errors/protocol-errors.js";
+export {
+  invalidParams,
+  ProtocolError,
+  RESOURCE_NOT_FOUND,
+  resourceNotFound,
+} from "./errors/protocol-errors.js";
 export type { BusEvent, EventBus, EventListener } from "./events/event-bus.js";
 export { EventSource } from "./events/event-source.js";
 export { FileWatchSource, type FileWatchSourceOptions } from "./events/file-watch-source.js";

@@ -5,7 +5,7 @@ import { type CollectedRows, rowsFromArray, rowsFromIterable, rowsFromTrustedArr
 import type { KeyValue } from "./cursor-values.js";
 import { Page, type PageDescriber } from "./page.js";
 import type { PaginationSpec } from "./paginated-input.js";
-import type { KeySpec } from "./stable-key.js";
+import { compareKeys, type KeySpec, keyOf } from "./stable-key.js";
 
 /**
  * Under `@Paginated`: turns what the handler returned (an array, an async iterable, or
@@ -27,7 +27,7 @@ export const paginateStage: StageFactory = {
       if (isPlainObject(value) && value.isError === true) return value;
       let rows: CollectedRows;
       if (Array.isArray(value)) {
-        rows = invocation.ctx.pageWasRead
+        rows = pushedDown(value, request, keySpec, invocation.ctx.pageWasRead)
           ? rowsFromTrustedArray(value, request, keySpec)
           : rowsFromArray(value, request, keySpec);
       } else if (isIterable(value)) {
@@ -86,6 +86,23 @@ function prefixWithin(items: readonly unknown[], maxBytes: number): number {
     if (total > maxBytes) return Math.max(1, i);
   }
   return items.length;
+}
+
+/**
+ * Whether an array is the page the handler fetched itself after `ctx.page.after`. Reading
+ * `ctx.page` is the sign; two checks that need no collation catch a handler that read it
+ * but returned everything anyway (more than `limit + 1` rows, or the cursor's own row
+ * again), which would otherwise repeat one page forever.
+ */
+function pushedDown(
+  rows: readonly unknown[],
+  request: PageRequest,
+  keySpec: KeySpec,
+  pageWasRead: boolean,
+): boolean {
+  if (!pageWasRead || rows.length > request.limit + 1) return false;
+  if (request.after === null || rows.length === 0) return true;
+  return compareKeys(keyOf(rows[0], keySpec, 0), request.after, keySpec) !== 0;
 }
 
 function isIterable(value: unknown): value is AsyncIterable<unknown> | Iterable<unknown> {

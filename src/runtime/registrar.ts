@@ -1,15 +1,14 @@
 import {
   CallToolRequestSchema,
   CompleteRequestSchema,
-  ErrorCode,
   GetPromptRequestSchema,
   ListPromptsRequestSchema,
   ListToolsRequestSchema,
-  McpError,
   SetLevelRequestSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import type { OperationDefinition } from "../builder/definitions.js";
 import type { Operation } from "../builder/registry.js";
+import { invalidParams } from "../errors/protocol-errors.js";
 import type { CompleteCallback } from "../metadata/definitions.js";
 import type { Invocation } from "../pipeline/invocation.js";
 import type { AppRuntime } from "./app-runtime.js";
@@ -62,8 +61,7 @@ export function createRegistrar(runtime: AppRuntime) {
     server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
       const operation = registry.tools.get(request.params.name);
       if (!operation) {
-        throw new McpError(
-          ErrorCode.InvalidParams,
+        throw invalidParams(
           `Unknown tool "${request.params.name}". Call tools/list to see the available tools.`,
         );
       }
@@ -78,8 +76,7 @@ export function createRegistrar(runtime: AppRuntime) {
     server.setRequestHandler(GetPromptRequestSchema, async (request, extra) => {
       const operation = registry.prompts.get(request.params.name);
       if (!operation) {
-        throw new McpError(
-          ErrorCode.InvalidParams,
+        throw invalidParams(
           `Unknown prompt "${request.params.name}". Call prompts/list to see the available prompts.`,
         );
       }
@@ -91,14 +88,14 @@ export function createRegistrar(runtime: AppRuntime) {
       let callback: CompleteCallback | undefined;
       if (ref.type === "ref/prompt") {
         const prompt = registry.prompts.get(ref.name);
-        if (!prompt) throw new McpError(ErrorCode.InvalidParams, `Unknown prompt "${ref.name}".`);
+        if (!prompt) throw invalidParams(`Unknown prompt "${ref.name}".`);
         callback = prompt.definition.complete[argument.name];
       } else {
         const template = registry.templates.find(
           (t) => t.definition.uri === ref.uri || t.definition.template?.template === ref.uri,
         );
         if (!template && !registry.staticResources.has(ref.uri)) {
-          throw new McpError(ErrorCode.InvalidParams, `Unknown resource template "${ref.uri}".`);
+          throw invalidParams(`Unknown resource template "${ref.uri}".`);
         }
         callback = template?.definition.complete[argument.name];
       }

@@ -290,3 +290,31 @@ describe("@Paginated", () => {
     });
   });
 });
+
+describe("@Paginated trusting a handler's own page", () => {
+  it("does not trust a handler that read ctx.page but returned everything", async () => {
+    @McpService()
+    class Sloppy {
+      @Tool()
+      @Paginated("id", { limit: 2 })
+      list(_input: unknown, ctx: ToolContext) {
+        void ctx.page?.limit;
+        return [{ id: "c" }, { id: "a" }, { id: "d" }, { id: "b" }, { id: "e" }];
+      }
+    }
+    @McpModule({ services: [Sloppy] })
+    class SloppyModule {}
+    const t = await createTestClient(SloppyModule);
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    for (let i = 0; i < 5; i++) {
+      const result = await t.client.callTool({ name: "list", arguments: cursor ? { cursor } : {} });
+      const page = result.structuredContent as { items: Array<{ id: string }>; nextCursor: string | null };
+      seen.push(...page.items.map((item) => item.id));
+      cursor = page.nextCursor;
+      if (!cursor) break;
+    }
+    expect(seen).toEqual(["a", "b", "c", "d", "e"]);
+    await t.close();
+  });
+});

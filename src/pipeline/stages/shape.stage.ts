@@ -1,7 +1,7 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { McpError } from "@modelcontextprotocol/sdk/types.js";
 import type { ToolDefinition } from "../../builder/definitions.js";
 import { describeZodError } from "../../errors/describe-zod-error.js";
+import { isProtocolError } from "../../errors/protocol-errors.js";
 import type { Logger } from "../../logging/logger.js";
 import { shapePromptResult } from "../../results/shape-prompt-result.js";
 import { shapeResourceResult } from "../../results/shape-resource-result.js";
@@ -36,7 +36,7 @@ function toolShaper(definition: ToolDefinition, logger: Logger): Stage {
     try {
       result = shapeToolResult(await next());
     } catch (error) {
-      if (error instanceof McpError) throw error;
+      if (isProtocolError(error)) throw error;
       logger.debug(`tool "${definition.name}" (${definition.where}) failed`, error);
       return toolError(error instanceof Error ? error.message : String(error));
     }
