@@ -56,9 +56,10 @@ export function buildTool(item: MemberToBuild): ToolDefinition {
     name,
     ...(options.title === undefined ? {} : { title: options.title }),
     ...(options.description === undefined ? {} : { description: options.description }),
-    inputSchema: (inputSchema
-      ? toJsonSchema(inputSchema, "input")
-      : { type: "object", properties: {} }) as Tool["inputSchema"],
+    inputSchema: (options.inputJsonSchema ??
+      (inputSchema
+        ? toJsonSchema(inputSchema, "input")
+        : { type: "object", properties: {} })) as Tool["inputSchema"],
     ...(outputSchema ? { outputSchema: outputJsonSchema(outputSchema) } : {}),
     ...(options.annotations ? { annotations: { ...options.annotations } } : {}),
     ...(Object.keys(meta).length > 0 ? { _meta: meta } : {}),

@@ -20,6 +20,8 @@ export interface HttpHandlerOptions extends HostPolicy {
   eventStore?: (() => EventStore) | false;
   /** Answer POSTs with plain JSON instead of SSE streams. */
   enableJsonResponse?: boolean;
+  /** `retry` hint (ms) sent to clients with SSE priming events, for polling reconnection. */
+  retryIntervalMs?: number;
 }
 
 /** A Node request handler serving MCP over Streamable HTTP, with `close()` to end its sessions. */
@@ -81,6 +83,7 @@ export function createHttpHandler(app: McpApp, options: HttpHandlerOptions = {})
         sessionIdGenerator: () => randomUUID(),
         ...(makeEventStore ? { eventStore: makeEventStore() } : {}),
         ...(options.enableJsonResponse ? { enableJsonResponse: true } : {}),
+        ...(options.retryIntervalMs === undefined ? {} : { retryInterval: options.retryIntervalMs }),
         onsessioninitialized: (id) => {
           transports.set(id, transport);
         },

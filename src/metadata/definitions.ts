@@ -17,6 +17,11 @@ export interface ToolOptions {
   input?: InputSchema;
   /** Structured result schema; advertised as `outputSchema` and checked on every result. */
   output?: InputSchema;
+  /**
+   * A JSON Schema advertised as the tool's `inputSchema` instead of the one derived from
+   * `input` (e.g. to keep `$schema`, `$defs` or `$ref`); arguments are still validated by `input`.
+   */
+  inputJsonSchema?: Record<string, unknown> & { type: "object" };
   annotations?: ToolAnnotations;
   /** `["app"]` marks an app-only tool (`_meta.ui.visibility`), hidden from the model. */
   visibility?: ToolVisibility;

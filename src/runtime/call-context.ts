@@ -115,6 +115,12 @@ export class CallContext implements ToolContext {
     return this.logger;
   }
 
+  closeSSEStream(): boolean {
+    if (!this.extra.closeSSEStream) return false;
+    this.extra.closeSSEStream();
+    return true;
+  }
+
   sample(request: string | CreateMessageRequestParams, options: SampleOptions = {}) {
     const params: CreateMessageRequestParams =
       typeof request === "string"

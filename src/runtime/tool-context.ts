@@ -48,6 +48,12 @@ export interface ToolContext {
   progress(done: number, total?: number, message?: string): Promise<void>;
   /** MCP logging to the client (`ctx.log.info("…")`). */
   readonly log: McpLog;
+  /**
+   * Streamable HTTP only: closes this call's SSE stream now, so the client reconnects
+   * (polling, SEP-1699) and receives the rest through the session's event store. Returns
+   * false when the transport has no such stream.
+   */
+  closeSSEStream(): boolean;
   /** Asks the client's model for a completion (`sampling/createMessage`). */
   sample(request: string | CreateMessageRequestParams, options?: SampleOptions): Promise<CreateMessageResult>;
   /** Asks the user for input through the client (`elicitation/create`). */
