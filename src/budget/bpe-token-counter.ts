@@ -9,7 +9,10 @@ export interface BpeTokenCounterOptions {
   encoding?: BpeEncoding;
 }
 
-type Encoder = { encodeGenerator(text: string, options: object): Iterable<number[]> };
+type Encoder = {
+  encodeGenerator(text: string, options: object): Iterable<number[]>;
+  countTokens(text: string, options: object): number;
+};
 
 // User text is data: special-token strings such as <|endoftext|> are counted as plain text.
 const PLAIN_TEXT = { disallowedSpecial: new Set<string>() };
@@ -17,6 +20,9 @@ const PLAIN_TEXT = { disallowedSpecial: new Set<string>() };
 const CHARS_PER_TOKEN_GUESS = 8;
 // The last pre-token of a prefix may be split by the cut: allow a few tokens of slack.
 const CUT_SLACK = 64;
+// Recent whole counts kept (texts up to 32 K characters): bounded memory, first in first out.
+const MEMO_ENTRIES = 256;
+const MEMO_MAX_CHARS = 32 * 1024;
 
 /**
  * The default `TOKEN_COUNTER`: a real BPE tokenizer (gpt-tokenizer), loaded on first use
@@ -34,6 +40,7 @@ const CUT_SLACK = 64;
  */
 export class BpeTokenCounter implements TokenCounter {
   private encoder: Encoder | undefined;
+  private readonly memo = new Map<string, number>();
   private loading: Promise<void> | undefined;
   private readonly encoding: BpeEncoding;
 
@@ -60,6 +67,8 @@ export class BpeTokenCounter implements TokenCounter {
   /** Counts with the tokenizer already loaded. */
   private countLoaded(text: string, limit: number): TokenCount {
     let prefixLength = Math.max(1024, limit * CHARS_PER_TOKEN_GUESS);
+    // A text this short costs O(limit) to count whole; the non-generator count is the fastest way.
+    if (text.length <= prefixLength) return { tokens: this.countWhole(text), exact: true };
     for (;;) {
       if (prefixLength >= text.length) return this.countUpTo(text, limit);
       const stop = limit + CUT_SLACK;
@@ -67,6 +76,22 @@ export class BpeTokenCounter implements TokenCounter {
       if (prefix.tokens > stop) return { tokens: prefix.tokens - CUT_SLACK, exact: false };
       prefixLength *= 4;
     }
+  }
+
+  /**
+   * Counts a whole (short) text, remembering recent answers: the same result is often
+   * counted again (a cached tool, a page re-read), and a map lookup is far cheaper than BPE.
+   */
+  private countWhole(text: string): number {
+    const memoable = text.length <= MEMO_MAX_CHARS;
+    const known = memoable ? this.memo.get(text) : undefined;
+    if (known !== undefined) return known;
+    const tokens = (this.encoder as Encoder).countTokens(text, PLAIN_TEXT);
+    if (memoable) {
+      if (this.memo.size >= MEMO_ENTRIES) this.memo.delete(this.memo.keys().next().value as string);
+      this.memo.set(text, tokens);
+    }
+    return tokens;
   }
 
   private countUpTo(text: string, limit: number): TokenCount {

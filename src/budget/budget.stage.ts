@@ -4,7 +4,7 @@ import type { Invocation } from "../pipeline/invocation.js";
 import type { StageFactory } from "../pipeline/stage-factory.js";
 import { shapePromptResult } from "../results/shape-prompt-result.js";
 import { shapeResourceResult } from "../results/shape-resource-result.js";
-import { shapeToolResult } from "../results/shape-tool-result.js";
+import { jsonOf, shapesAsJson, shapeToolResult } from "../results/shape-tool-result.js";
 import { TOKEN_COUNTER } from "../tokens.js";
 import { DEFAULT_SPILL_BUDGET, declaredBudget, effectiveBudget, MAX_TOKENS_META } from "./budget-of.js";
 import { countResult } from "./count-result.js";
@@ -52,7 +52,11 @@ export const budgetStage: StageFactory = {
         return skipFirstItem(value, fitted.tokens, budget);
       }
 
-      const counted = await countResult(shapeFor(definition, value, invocation), counter, budget);
+      // A value shaped as JSON is read as its JSON text: count that directly, without shaping it.
+      const counted =
+        definition.kind === "tool" && shapesAsJson(value)
+          ? await counter.count(jsonOf(value), budget)
+          : await countResult(shapeFor(definition, value, invocation), counter, budget);
       if (counted.tokens <= budget) {
         env.metrics.recordTokens(name, counted.tokens);
         return value;
