@@ -14,15 +14,19 @@ export interface TestClientOptions extends Partial<McpAppOptions> {
   capabilities?: ClientCapabilities;
 }
 
-/** A connected SDK client, its app, and a way to open more sessions or close everything. */
-export interface TestClient {
+/**
+ * A connected SDK `Client` (use it directly), with its app, a way to open more sessions,
+ * and a `close()` that closes every client and the app. `client` refers to itself, so
+ * `const { client, close } = await createTestClient(…)` works too.
+ */
+export type TestClient = Client & {
   readonly client: Client;
   readonly app: McpApp;
   /** Opens another session on the same app (another owner). */
   connect(capabilities?: ClientCapabilities): Promise<Client>;
   /** Closes every client and the app. */
   close(): Promise<void>;
-}
+};
 
 /**
  * Builds an app from a module (with providers overridden) and connects a real SDK
@@ -30,11 +34,11 @@ export interface TestClient {
  *
  * @example
  * ```ts
- * const { client, close } = await createTestClient(AppModule, {
+ * const client = await createTestClient(AppModule, {
  *   providers: [{ provide: ArticlesRepo, useValue: new FakeRepo() }],
  * });
  * const result = await client.callTool({ name: "list_articles", arguments: { site: "a" } });
- * await close();
+ * await client.close(); // closes the app too
  * ```
  */
 export async function createTestClient(
@@ -53,13 +57,10 @@ export async function createTestClient(
     return client;
   };
   const client = await connect();
-  return {
-    client,
-    app,
-    connect,
-    close: async () => {
-      await Promise.allSettled(clients.map((c) => c.close()));
-      await app.close();
-    },
+  const closeAll = async () => {
+    // The prototype's close: the test client's own `close` (below) also closes the app.
+    await Promise.allSettled(clients.map((c) => Client.prototype.close.call(c)));
+    await app.close();
   };
+  return Object.assign(client, { client, app, connect, close: closeAll }) as TestClient;
 }

@@ -149,3 +149,17 @@ describe("modules and DI", () => {
     await t.close();
   });
 });
+
+describe("createTestClient", () => {
+  it("is itself a connected SDK client whose close() also closes the app", async () => {
+    const client = await createTestClient(AppModule);
+    const result = await client.callTool({ name: "greet", arguments: { name: "Cy" } });
+    expect(result.content).toEqual([{ type: "text", text: "hello Cy!" }]);
+    expect(client.client).toBe(client);
+    await client.close();
+    expect(client.app.stats().sessions).toBe(0);
+    await expect(
+      client.app.connect(new (await import("@modelcontextprotocol/sdk/inMemory.js")).InMemoryTransport()),
+    ).rejects.toThrow(/closed/);
+  });
+});
