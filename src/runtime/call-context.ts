@@ -5,6 +5,7 @@ import {
   type ElicitRequestParams,
   ElicitResultSchema,
   type LoggingLevel,
+  McpError,
   type ServerNotification,
   type ServerRequest,
 } from "@modelcontextprotocol/sdk/types.js";
@@ -132,15 +133,43 @@ export class CallContext implements ToolContext {
           }
         : request;
     // The call's own sendRequest keeps the request on this call's stream (HTTP) and ties it to cancellation.
-    return this.extra.sendRequest({ method: "sampling/createMessage", params }, CreateMessageResultSchema, {
-      signal: this.signal,
-    });
+    return this.askClient("sampling", "sampling/createMessage", () =>
+      this.extra.sendRequest({ method: "sampling/createMessage", params }, CreateMessageResultSchema, {
+        signal: this.signal,
+      }),
+    );
   }
 
   elicit(params: ElicitRequestParams) {
-    return this.extra.sendRequest({ method: "elicitation/create", params }, ElicitResultSchema, {
-      signal: this.signal,
-    });
+    return this.askClient("elicitation", "elicitation/create", () =>
+      this.extra.sendRequest({ method: "elicitation/create", params }, ElicitResultSchema, {
+        signal: this.signal,
+      }),
+    );
+  }
+
+  /**
+   * Sends a request to the client, failing the call (as the tool's error, `isError`) when the
+   * client did not declare the capability or answers with an error: that error belongs to this
+   * nested request, not to the `tools/call` it would otherwise replace with the client's code.
+   */
+  private async askClient<T>(
+    capability: "sampling" | "elicitation",
+    method: string,
+    send: () => Promise<T>,
+  ): Promise<T> {
+    if (!this.session.server.getClientCapabilities()?.[capability]) {
+      throw new Error(
+        `The client does not support ${method} (it did not declare the "${capability}" capability).`,
+      );
+    }
+    try {
+      return await send();
+    } catch (error) {
+      if (error instanceof McpError)
+        throw new Error(`${method} failed on the client: ${error.message}`, { cause: error });
+      throw error;
+    }
   }
 
   private async sendLog(level: LoggingLevel, message: string, data: unknown): Promise<void> {

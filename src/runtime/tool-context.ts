@@ -54,9 +54,13 @@ export interface ToolContext {
    * false when the transport has no such stream.
    */
   closeSSEStream(): boolean;
-  /** Asks the client's model for a completion (`sampling/createMessage`). */
+  /**
+   * Asks the client's model for a completion (`sampling/createMessage`). Rejects with a plain
+   * error (an `isError` result if uncaught) when the client lacks the `sampling` capability or
+   * answers with an error.
+   */
   sample(request: string | CreateMessageRequestParams, options?: SampleOptions): Promise<CreateMessageResult>;
-  /** Asks the user for input through the client (`elicitation/create`). */
+  /** Asks the user for input through the client (`elicitation/create`); rejects like `sample`. */
   elicit(params: ElicitRequestParams): Promise<ElicitResult>;
   /** The app's event bus: `ctx.events.emit("articles.changed", { site })`. */
   readonly events: Pick<EventBus, "emit">;

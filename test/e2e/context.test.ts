@@ -138,6 +138,35 @@ describe("ToolContext", () => {
     expect(result.structuredContent).toEqual({ action: "accept", ok: true });
   });
 
+  it("fails the call (isError) when the client lacks sampling or elicitation, or answers an error", async () => {
+    const bare = await t.connect({});
+    const noSampling = await bare.callTool({ name: "ask", arguments: { question: "2+2?" } });
+    expect(noSampling.isError).toBe(true);
+    expect(noSampling.content).toEqual([
+      {
+        type: "text",
+        text: 'The client does not support sampling/createMessage (it did not declare the "sampling" capability).',
+      },
+    ]);
+    const noElicitation = await bare.callTool({ name: "confirm", arguments: {} });
+    expect(noElicitation.isError).toBe(true);
+    expect(JSON.stringify(noElicitation.content)).toContain('\\"elicitation\\" capability');
+
+    // The client's error answers the nested request; tools/call still succeeds, with isError.
+    const refusing = await t.connect();
+    refusing.setRequestHandler(CreateMessageRequestSchema, () => {
+      throw new Error("the user declined");
+    });
+    const refused = await refusing.callTool({ name: "ask", arguments: { question: "2+2?" } });
+    expect(refused.isError).toBe(true);
+    expect(refused.content).toEqual([
+      {
+        type: "text",
+        text: "sampling/createMessage failed on the client: MCP error -32603: the user declined",
+      },
+    ]);
+  });
+
   it("emits on the app's event bus", async () => {
     const { EVENT_BUS } = await import("frugal-mcp");
     const received: unknown[] = [];
