@@ -48,6 +48,7 @@ export class ResourceLimitError extends Error {
  */
 export class EphemeralResources {
   private usage: Map<string, number> | undefined;
+  private readonly updates = new Map<string, Promise<unknown>>();
   private sweeper: NodeJS.Timeout | undefined;
   /** Called when an owner's list of resources changed (null: a global resource). */
   onListChanged: (owner: string | null) => void = () => {};
@@ -96,6 +97,11 @@ export class EphemeralResources {
 
   /** Replaces the content of a resource its caller created; the version goes up by one. */
   async update(uri: string, value: unknown, caller: string): Promise<StoredResourceMeta> {
+    // Two racing updates would both write version N + 1; in turn, each builds on the last.
+    return this.serialized(idOfEphemeralUri(uri) ?? uri, () => this.updateNow(uri, value, caller));
+  }
+
+  private async updateNow(uri: string, value: unknown, caller: string): Promise<StoredResourceMeta> {
     const current = await this.ownedBy(uri, caller);
     const encoded = encodeContent(value, current.mimeType);
     const meta: StoredResourceMeta = {
@@ -108,6 +114,20 @@ export class EphemeralResources {
     await this.reserve(caller, meta.size - current.size);
     await this.store(meta, encoded.content, encoded.index, caller, meta.size - current.size);
     return meta;
+  }
+
+  /** Runs `work` once every earlier update of the same resource (in this process) has finished. */
+  private serialized<T>(id: string, work: () => Promise<T>): Promise<T> {
+    const run = (this.updates.get(id) ?? Promise.resolve()).then(work, work);
+    const settled = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.updates.set(id, settled);
+    void settled.then(() => {
+      if (this.updates.get(id) === settled) this.updates.delete(id);
+    });
+    return run;
   }
 
   /** Deletes a resource its caller created; false when there was none to delete. */
@@ -176,11 +196,13 @@ export class EphemeralResources {
     try {
       await this.storage.put(meta, content, index);
     } catch (error) {
+      // Give back what `reserve` charged: nothing was stored.
+      if (delta > 0) this.charge(creator, -delta);
       this.logger.error(`storing ${meta.uri} failed`, error);
       const reason = error instanceof StorageError ? error.message : "the storage backend failed";
       throw new StorageError(`could not store the result (${reason}); nothing was saved`);
     }
-    this.charge(creator, delta);
+    if (delta < 0) this.charge(creator, delta);
   }
 
   /** Refuses a write that would pass a quota, saying which one and by how much. */
@@ -201,6 +223,8 @@ export class EphemeralResources {
       throw new ResourceLimitError(
         `storage is at its limit of ${total} bytes; try again after older results expire`,
       );
+    // Charged in the same turn as the check, so concurrent writes cannot all pass it.
+    this.charge(owner, bytes);
   }
 
   private charge(owner: string, bytes: number): void {

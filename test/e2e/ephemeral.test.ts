@@ -321,3 +321,25 @@ describe("@Ephemeral and the resource tools", () => {
     await cleaning.close();
   });
 });
+
+describe("ephemeral resources under concurrency", () => {
+  it("serializes concurrent updates and keeps concurrent creates within the quota", async () => {
+    const clock = new ManualClock(0);
+    const { EphemeralResources } = await import("frugal-mcp");
+    const logger = { debug() {}, info() {}, warn() {}, error() {} };
+    const resources = new EphemeralResources(new MemoryStorage(), clock, logger, { maxBytesPerOwner: 1000 });
+    const made = await resources.create(["a"], { tool: "t" }, "session:x");
+    const versions = await Promise.all(
+      Array.from({ length: 5 }, (_, i) => resources.update(made.uri, [`v${i}`], "session:x")),
+    );
+    expect(versions.map((v) => v.version)).toEqual([2, 3, 4, 5, 6]);
+    const big = "x".repeat(300);
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: 5 }, () => resources.create(big, { tool: "t" }, "session:y")),
+    );
+    expect(outcomes.filter((o) => o.status === "fulfilled")).toHaveLength(3);
+    expect(
+      outcomes.filter((o) => o.status === "rejected").map((o) => String((o as PromiseRejectedResult).reason)),
+    ).toEqual([expect.stringContaining("quota"), expect.stringContaining("quota")]);
+  });
+});
