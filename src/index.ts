@@ -34,6 +34,7 @@ export {
   ResourceLimitError,
 } from "./ephemeral/ephemeral-resources.js";
 export { MemoryStorage, type MemoryStorageOptions } from "./ephemeral/memory-storage.js";
+export { type S3ClientLike, S3Storage, type S3StorageOptions } from "./ephemeral/s3-storage.js";
 export type { ResourceHandle, ResourceInfo } from "./ephemeral/resource-handle.js";
 export type { ResourceSlice } from "./ephemeral/resource-slices.js";
 export type { SearchMatch, SearchResult } from "./ephemeral/search-resource.js";

@@ -7,6 +7,39 @@ export interface Entry {
   readonly text: string;
 }
 
+/** Index entries `[from, to]`: where each of entries `[from, to)` starts, and where the next would. */
+async function readOffsets(storage: ResourceStorage, meta: StoredResourceMeta, from: number, to: number) {
+  const bytes = await storage.read(
+    meta.id,
+    meta.version,
+    "index",
+    from * INDEX_ENTRY_BYTES,
+    (to + 1) * INDEX_ENTRY_BYTES,
+  );
+  return decodeOffsets(bytes);
+}
+
+/** The first `count` entries that `offsets` (read from position `from`) bound: one content read. */
+async function entriesAt(
+  storage: ResourceStorage,
+  meta: StoredResourceMeta,
+  from: number,
+  offsets: Float64Array,
+  count: number,
+): Promise<Entry[]> {
+  const base = offsets[0] as number;
+  const trailer = meta.kind === "json-array" ? ITEM_SEPARATOR.length : 1;
+  const last = Math.min((offsets[count] as number) - trailer, meta.size);
+  const bytes = Buffer.from(await storage.read(meta.id, meta.version, "content", base, last));
+  const entries: Entry[] = [];
+  for (let i = 0; i < count; i++) {
+    const start = (offsets[i] as number) - base;
+    const stop = (offsets[i + 1] as number) - trailer - base;
+    entries.push({ position: from + i, text: bytes.toString("utf8", start, Math.min(stop, bytes.length)) });
+  }
+  return entries;
+}
+
 /**
  * Reads items or lines `[from, to)` of a stored version with two range reads: the index
  * entries that bound them, then exactly their bytes. Cost depends on the slice, never on
@@ -20,31 +53,12 @@ export async function readEntries(
 ): Promise<Entry[]> {
   const end = Math.min(to, meta.total);
   if (from >= end) return [];
-  const offsets = decodeOffsets(
-    await storage.read(
-      meta.id,
-      meta.version,
-      "index",
-      from * INDEX_ENTRY_BYTES,
-      (end + 1) * INDEX_ENTRY_BYTES,
-    ),
-  );
-  const base = offsets[0] as number;
-  const trailer = meta.kind === "json-array" ? ITEM_SEPARATOR.length : 1;
-  const last = Math.min((offsets[end - from] as number) - trailer, meta.size);
-  const bytes = Buffer.from(await storage.read(meta.id, meta.version, "content", base, last));
-  const entries: Entry[] = [];
-  for (let i = 0; i < end - from; i++) {
-    const start = (offsets[i] as number) - base;
-    const stop = (offsets[i + 1] as number) - trailer - base;
-    entries.push({ position: from + i, text: bytes.toString("utf8", start, Math.min(stop, bytes.length)) });
-  }
-  return entries;
+  return entriesAt(storage, meta, from, await readOffsets(storage, meta, from, end), end - from);
 }
 
 /**
- * Walks every entry from `from` on, in chunks bounded by count and bytes, so a search
- * over a 100 MB resource holds at most one chunk in memory.
+ * Walks every entry from `from` on, in chunks bounded by count and bytes (two range reads
+ * a chunk), so a search over a 100 MB resource holds at most one chunk in memory.
  */
 export async function* walkEntries(
   storage: ResourceStorage,
@@ -56,20 +70,12 @@ export async function* walkEntries(
   let start = from;
   while (start < meta.total) {
     const end = Math.min(start + chunkEntries, meta.total);
-    const offsets = decodeOffsets(
-      await storage.read(
-        meta.id,
-        meta.version,
-        "index",
-        start * INDEX_ENTRY_BYTES,
-        (end + 1) * INDEX_ENTRY_BYTES,
-      ),
-    );
+    const offsets = await readOffsets(storage, meta, start, end);
     // As many entries as fit in chunkBytes (at least one, however large it is).
     let count = 1;
     while (start + count < end && (offsets[count + 1] as number) - (offsets[0] as number) <= chunkBytes)
       count++;
-    for (const entry of await readEntries(storage, meta, start, start + count)) yield entry;
+    for (const entry of await entriesAt(storage, meta, start, offsets, count)) yield entry;
     start += count;
   }
 }
