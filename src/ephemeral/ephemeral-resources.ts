@@ -47,7 +47,18 @@ export class ResourceLimitError extends Error {
  * data), expiry by the app's clock, and per-owner and global byte quotas.
  */
 export class EphemeralResources {
-  private usage: Map<string, number> | undefined;
+  /**
+   * What this instance believes is stored, by resource: the quota ledger. Loaded from
+   * storage once (resources may have survived a restart), kept up to date by this
+   * instance's writes and deletes, and reconciled with storage by every sweep and before
+   * any refusal (storage may expire resources on its own: Redis TTLs, another instance).
+   */
+  private ledger: Map<string, { creator: string; size: number; written: number }> | undefined;
+  private loadingLedger: Promise<void> | undefined;
+  /** Increases with every write, so a reconciliation keeps writes that finished after its listing began. */
+  private writes = 0;
+  /** Bytes reserved by writes in progress, per creator: not in storage yet, but promised. */
+  private readonly pendingBytes = new Map<string, number>();
   private readonly updates = new Map<string, Promise<unknown>>();
   private sweeper: NodeJS.Timeout | undefined;
   /** Called when an owner's list of resources changed (null: a global resource). */
@@ -136,7 +147,7 @@ export class EphemeralResources {
     if (!meta || meta.creator !== caller) return false;
     const deleted = await this.storage.delete(meta.id);
     if (deleted) {
-      this.charge(meta.creator, -meta.size);
+      this.ledger?.delete(meta.id);
       this.onListChanged(meta.owner);
     }
     return deleted;
@@ -169,9 +180,10 @@ export class EphemeralResources {
   /** Deletes everything an owner created (when its session ends, if configured). */
   async deleteOwnedBy(owner: string): Promise<void> {
     for await (const meta of this.storage.list()) {
-      if (meta.creator === owner) await this.storage.delete(meta.id).catch(() => false);
+      if (meta.creator === owner && (await this.storage.delete(meta.id).catch(() => false))) {
+        this.ledger?.delete(meta.id);
+      }
     }
-    this.usage?.delete(owner);
   }
 
   /** True for URIs of this scheme (so `resources/read` knows where to look). */
@@ -186,6 +198,9 @@ export class EphemeralResources {
     return meta;
   }
 
+  /** Refuses a write that would pass a quota, saying which one and by how much. */
+
+  /** Writes a version; settles what `reserve` promised, whether the write succeeds or not. */
   private async store(
     meta: StoredResourceMeta,
     content: Buffer,
@@ -196,69 +211,87 @@ export class EphemeralResources {
     try {
       await this.storage.put(meta, content, index);
     } catch (error) {
-      // Give back what `reserve` charged: nothing was stored.
-      if (delta > 0) this.charge(creator, -delta);
       this.logger.error(`storing ${meta.uri} failed`, error);
       const reason = error instanceof StorageError ? error.message : "the storage backend failed";
       throw new StorageError(`could not store the result (${reason}); nothing was saved`);
+    } finally {
+      add(this.pendingBytes, creator, -Math.max(0, delta));
     }
-    if (delta < 0) this.charge(creator, delta);
+    this.ledger?.set(meta.id, { creator, size: meta.size, written: ++this.writes });
   }
 
-  /** Refuses a write that would pass a quota, saying which one and by how much. */
+  /**
+   * Refuses a write that would pass a quota, saying which one and by how much; otherwise
+   * reserves its bytes in the same turn as the check, so concurrent writes cannot all pass.
+   */
   private async reserve(owner: string, bytes: number): Promise<void> {
     if (bytes <= 0) return;
-    const usage = await this.loadUsage();
+    await this.loadLedger();
+    if (this.refusal(owner, bytes)) await this.reconcile();
+    const refusal = this.refusal(owner, bytes);
+    if (refusal) throw new ResourceLimitError(refusal);
+    add(this.pendingBytes, owner, bytes);
+  }
+
+  private refusal(owner: string, bytes: number): string | undefined {
     const perOwner = this.settings.maxBytesPerOwner ?? 64 * 1024 * 1024;
     const total = this.settings.maxTotalBytes ?? 1024 * 1024 * 1024;
-    const mine = usage.get(owner) ?? 0;
-    if (mine + bytes > perOwner) {
-      throw new ResourceLimitError(
-        `storing ${bytes} more bytes would pass your quota of ${perOwner} bytes (${mine} used); delete or let older results expire`,
-      );
-    }
+    let mine = this.pendingBytes.get(owner) ?? 0;
     let all = 0;
-    for (const used of usage.values()) all += used;
+    for (const used of this.pendingBytes.values()) all += used;
+    for (const entry of this.ledger?.values() ?? []) {
+      all += entry.size;
+      if (entry.creator === owner) mine += entry.size;
+    }
+    if (mine + bytes > perOwner) {
+      return `storing ${bytes} more bytes would pass your quota of ${perOwner} bytes (${mine} used); delete or let older results expire`;
+    }
     if (all + bytes > total)
-      throw new ResourceLimitError(
-        `storage is at its limit of ${total} bytes; try again after older results expire`,
-      );
-    // Charged in the same turn as the check, so concurrent writes cannot all pass it.
-    this.charge(owner, bytes);
+      return `storage is at its limit of ${total} bytes; try again after older results expire`;
+    return undefined;
   }
 
-  private charge(owner: string, bytes: number): void {
-    if (!this.usage) return;
-    this.usage.set(owner, Math.max(0, (this.usage.get(owner) ?? 0) + bytes));
+  private loadLedger(): Promise<void> {
+    if (this.ledger) return Promise.resolve();
+    this.loadingLedger ??= this.reconcile().finally(() => {
+      this.loadingLedger = undefined;
+    });
+    return this.loadingLedger;
   }
 
-  /** Counts what storage already holds (it may have survived a restart). */
-  private async loadUsage(): Promise<Map<string, number>> {
-    if (this.usage) return this.usage;
-    const usage = new Map<string, number>();
+  /**
+   * Makes the ledger match storage: adds what storage holds (and has not expired), drops
+   * what it no longer holds, but keeps writes that finished after the listing began.
+   */
+  private async reconcile(deleteExpired = false): Promise<void> {
+    const startedAfter = this.writes;
     const now = this.clock.now();
+    const present = new Map<string, { creator: string; size: number; written: number }>();
     try {
       for await (const meta of this.storage.list()) {
-        if (meta.expiresAt > now) usage.set(meta.creator, (usage.get(meta.creator) ?? 0) + meta.size);
+        if (meta.expiresAt > now)
+          present.set(meta.id, { creator: meta.creator, size: meta.size, written: 0 });
+        else if (deleteExpired && (await this.storage.delete(meta.id))) this.onListChanged(meta.owner);
       }
     } catch (error) {
-      this.logger.warn("could not count stored resources for quotas", error);
+      this.logger.warn("could not list stored resources (quotas and expiry)", error);
+      this.ledger ??= new Map();
+      return;
     }
-    this.usage = usage;
-    return usage;
+    for (const [id, entry] of this.ledger ?? []) if (entry.written > startedAfter) present.set(id, entry);
+    this.ledger = present;
   }
 
+  /** Deletes expired resources and reconciles the quota ledger in the same walk. */
   private async sweep(): Promise<void> {
-    const now = this.clock.now();
-    try {
-      for await (const meta of this.storage.list()) {
-        if (meta.expiresAt <= now && (await this.storage.delete(meta.id))) {
-          this.charge(meta.creator, -meta.size);
-          this.onListChanged(meta.owner);
-        }
-      }
-    } catch (error) {
-      this.logger.warn("sweeping expired resources failed; will try again", error);
-    }
+    await this.reconcile(true);
   }
+}
+
+/** Adds `bytes` (possibly negative) to an owner's count, never going below zero. */
+function add(counts: Map<string, number> | undefined, owner: string, bytes: number): void {
+  if (!counts || bytes === 0) return;
+  const next = Math.max(0, (counts.get(owner) ?? 0) + bytes);
+  if (next === 0) counts.delete(owner);
+  else counts.set(owner, next);
 }

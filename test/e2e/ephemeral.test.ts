@@ -343,3 +343,19 @@ describe("ephemeral resources under concurrency", () => {
     ).toEqual([expect.stringContaining("quota"), expect.stringContaining("quota")]);
   });
 });
+
+describe("quota accounting when storage expires resources on its own", () => {
+  it("recounts before refusing, so resources gone from storage no longer count", async () => {
+    const { EphemeralResources } = await import("frugal-mcp");
+    const storage = new MemoryStorage();
+    const logger = { debug() {}, info() {}, warn() {}, error() {} };
+    const resources = new EphemeralResources(storage, new ManualClock(0), logger, { maxBytesPerOwner: 700 });
+    const first = await resources.create("x".repeat(300), { tool: "t" }, "principal:ann");
+    await resources.create("x".repeat(300), { tool: "t" }, "principal:ann");
+    await expect(resources.create("x".repeat(300), { tool: "t" }, "principal:ann")).rejects.toThrow(/quota/);
+    // As Redis does at a TTL, or another instance's sweep: the resource vanishes behind our back.
+    await storage.delete(first.id);
+    const third = await resources.create("x".repeat(300), { tool: "t" }, "principal:ann");
+    expect(third.uri).toMatch(/^ephemeral:\/\//);
+  });
+});
