@@ -33,13 +33,13 @@ export {
   type EphemeralSettings,
   ResourceLimitError,
 } from "./ephemeral/ephemeral-resources.js";
-export { MemoryStorage, type MemoryStorageOptions } from "./ephemeral/memory-storage.js";
-export { type S3ClientLike, S3Storage, type S3StorageOptions } from "./ephemeral/s3-storage.js";
 export { FileStorage, type FileStorageOptions } from "./ephemeral/file-storage.js";
+export { MemoryStorage, type MemoryStorageOptions } from "./ephemeral/memory-storage.js";
 export { RedisStorage, type RedisStorageOptions } from "./ephemeral/redis-storage.js";
-export { readSlice } from "./ephemeral/resource-slices.js";
 export type { ResourceHandle, ResourceInfo } from "./ephemeral/resource-handle.js";
 export type { ResourceSlice } from "./ephemeral/resource-slices.js";
+export { readSlice } from "./ephemeral/resource-slices.js";
+export { type S3ClientLike, S3Storage, type S3StorageOptions } from "./ephemeral/s3-storage.js";
 export type { SearchMatch, SearchResult } from "./ephemeral/search-resource.js";
 export type { SpilledResult } from "./ephemeral/spill-summary.js";
 export type { ContentKind, ResourceStorage, StoragePart, StoredResourceMeta } from "./ephemeral/storage.js";
