@@ -1,5 +1,6 @@
+import type { z } from "zod";
 import { FrugalConfigError } from "../errors/config-error.js";
-import type { InputSchema, ServiceMetadata } from "../metadata/definitions.js";
+import type { CompleteCallback, InputSchema, ServiceMetadata } from "../metadata/definitions.js";
 import type { ToolContext } from "../runtime/tool-context.js";
 import { toObjectSchema } from "./input-schema.js";
 import type { ScannedMember } from "./scan-service.js";
@@ -58,4 +59,34 @@ export function objectSchemaOf(item: MemberToBuild, option: string, schema: Inpu
     );
   }
   return result;
+}
+
+/** The fields every built definition shares, taken from the member being built. */
+export function commonFields(
+  item: MemberToBuild,
+  property: string,
+  where: string,
+  inputSchema: z.ZodObject | undefined,
+) {
+  return {
+    where,
+    serviceClass: item.serviceClass,
+    property,
+    metadata: item.member.metadata,
+    classMetadata: item.classMetadata,
+    inputSchema,
+    handler: bindHandler(item, property),
+  };
+}
+
+/** Completion callbacks, run with `this` bound to the service like the handler. */
+export function bindCompletions(
+  item: MemberToBuild,
+  complete: Readonly<Record<string, CompleteCallback>> | undefined,
+): Readonly<Record<string, CompleteCallback>> {
+  const bound: Record<string, CompleteCallback> = {};
+  for (const [name, callback] of Object.entries(complete ?? {})) {
+    bound[name] = (value, context) => callback.call(item.instance, value, context);
+  }
+  return Object.freeze(bound);
 }

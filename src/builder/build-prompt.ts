@@ -1,9 +1,9 @@
 import type { Prompt } from "@modelcontextprotocol/sdk/types.js";
 import { FrugalConfigError } from "../errors/config-error.js";
-import type { CompleteCallback } from "../metadata/definitions.js";
 import {
   assertPlainMethod,
-  bindHandler,
+  bindCompletions,
+  commonFields,
   describeMember,
   type MemberToBuild,
   objectSchemaOf,
@@ -33,11 +33,7 @@ export function buildPrompt(item: MemberToBuild): PromptDefinition {
   const name = options.name ?? toSnakeCase(property);
   const inputSchema = objectSchemaOf(item, "input", options.input);
   const shape = inputSchema?.shape ?? {};
-  const complete: Record<string, CompleteCallback> = {};
-  for (const [argument, callback] of Object.entries(options.complete ?? {})) {
-    // Completion callbacks run with `this` bound to the service, like the handler.
-    complete[argument] = (value, context) => callback.call(item.instance, value, context);
-  }
+  const complete = bindCompletions(item, options.complete);
   for (const argument of Object.keys(complete)) {
     if (!(argument in shape)) {
       throw new FrugalConfigError(
@@ -59,16 +55,10 @@ export function buildPrompt(item: MemberToBuild): PromptDefinition {
   };
   return Object.freeze({
     kind: "prompt",
-    where,
-    serviceClass: item.serviceClass,
-    property,
-    metadata: item.member.metadata,
-    classMetadata: item.classMetadata,
-    inputSchema,
-    handler: bindHandler(item, property),
+    ...commonFields(item, property, where, inputSchema),
     name,
     listing,
-    complete: Object.freeze(complete),
+    complete,
     pagination: undefined,
   });
 }

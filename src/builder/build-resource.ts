@@ -1,11 +1,11 @@
 import { z } from "zod";
 import { FrugalConfigError } from "../errors/config-error.js";
-import type { CompleteCallback } from "../metadata/definitions.js";
 import { resolvePaginationSpec, withPaginationInput } from "../pagination/paginated-input.js";
 import { UriTemplate } from "../uri/uri-template.js";
 import {
   assertPlainMethod,
-  bindHandler,
+  bindCompletions,
+  commonFields,
   describeMember,
   type MemberToBuild,
   objectSchemaOf,
@@ -78,26 +78,17 @@ export function buildResource(item: MemberToBuild): ResourceDefinition {
   // A paginated static URI is still a concrete resource: list it (reading it gives the first page).
   const list =
     options.list ?? (pagination && !UriTemplate.isTemplate(uri) ? () => [{ uri, ...described }] : undefined);
-  const complete: Record<string, CompleteCallback> = {};
-  for (const [variable, callback] of Object.entries(options.complete ?? {})) {
-    complete[variable] = (value, context) => callback.call(instance, value, context);
-  }
+  const complete = bindCompletions(item, options.complete);
   return Object.freeze({
     kind: "resource",
-    where,
-    serviceClass: item.serviceClass,
-    property,
-    metadata: item.member.metadata,
-    classMetadata: item.classMetadata,
-    inputSchema,
-    handler: bindHandler(item, property),
+    ...commonFields(item, property, where, inputSchema),
     name,
     uri,
     mimeType: options.mimeType,
     template,
     listing: template ? { uriTemplate: template.template, ...described } : { uri, ...described },
     list: list ? async () => list.call(instance) : undefined,
-    complete: Object.freeze(complete),
+    complete,
     pagination,
   });
 }

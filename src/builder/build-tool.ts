@@ -8,7 +8,7 @@ import {
 } from "../pagination/paginated-input.js";
 import {
   assertPlainMethod,
-  bindHandler,
+  commonFields,
   describeMember,
   type MemberToBuild,
   objectSchemaOf,
@@ -66,14 +66,8 @@ export function buildTool(item: MemberToBuild): ToolDefinition {
   };
   return Object.freeze({
     kind: "tool",
-    where,
-    serviceClass: item.serviceClass,
-    property,
-    metadata: item.member.metadata,
-    classMetadata: item.classMetadata,
-    inputSchema,
+    ...commonFields(item, property, where, inputSchema),
     outputSchema,
-    handler: bindHandler(item, property),
     name,
     listing,
     modelVisible: visibility.includes("model"),

@@ -2,11 +2,6 @@ import { StorageError, type StoredResourceMeta } from "./storage.js";
 
 // Pure helpers of S3Storage: key parsing, metadata checks and AWS error classification.
 
-export function checkVersion(version: number): number {
-  if (!Number.isSafeInteger(version) || version < 1) throw new StorageError(`invalid version ${version}`);
-  return version;
-}
-
 /** The version of `<version>.data` or `<version>.index`, else undefined. */
 export function versionOfBlob(name: string): number | undefined {
   const match = /^([1-9][0-9]*)\.(?:data|index)$/.exec(name);

@@ -1,7 +1,6 @@
 import type * as S3 from "@aws-sdk/client-s3";
 import {
   CorruptMetaError,
-  checkVersion,
   isInvalidRange,
   isNotFound,
   parseMeta,
@@ -9,6 +8,7 @@ import {
   versionOfBlob,
 } from "./s3-helpers.js";
 import { type ResourceStorage, StorageError, type StoragePart, type StoredResourceMeta } from "./storage.js";
+import { checkedVersion } from "./storage-checks.js";
 
 /**
  * The part of an S3 client that `S3Storage` uses: an `S3Client` of `@aws-sdk/client-s3`
@@ -96,7 +96,7 @@ export class S3Storage implements ResourceStorage {
 
   async put(meta: StoredResourceMeta, content: Uint8Array, index: Uint8Array): Promise<void> {
     const base = this.base(meta.id);
-    const version = checkVersion(meta.version);
+    const version = checkedVersion(meta.version);
     const { sdk, client } = await this.connect();
     const putObject = (key: string, body: Uint8Array | string, contentType: string) =>
       client.send(
@@ -157,7 +157,7 @@ export class S3Storage implements ResourceStorage {
     end: number,
   ): Promise<Uint8Array> {
     const base = this.base(id);
-    checkVersion(version);
+    checkedVersion(version);
     if (part !== "content" && part !== "index") throw new StorageError(`unknown part "${String(part)}"`);
     if (!Number.isSafeInteger(start) || !Number.isSafeInteger(end) || start < 0) {
       throw new StorageError(`invalid byte range [${start}, ${end})`);
