@@ -87,6 +87,16 @@ export class LogCorpus {
     return `${this.secondText}.${String(ms - second * 1000).padStart(3, "0")}Z`;
   }
 
+  /** The first line logged after `ms` (epoch milliseconds), in O(1): lines are evenly spaced. */
+  firstAfter(ms: number): number {
+    return Math.min(this.size, Math.max(0, Math.floor((ms - START_MS) / STEP_MS)));
+  }
+
+  /** The time of the last line, so a client can ask for "the last five minutes" of this corpus. */
+  get lastAt(): string {
+    return this.entry(this.size - 1).at;
+  }
+
   /** Up to `count` lines before `before` (exclusive), newest first. */
   newest(before: number, count: number): Array<{ seq: number; line: string }> {
     const rows: Array<{ seq: number; line: string }> = [];

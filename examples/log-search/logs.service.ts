@@ -1,4 +1,4 @@
-import { Ephemeral, McpService, Paginated, Tool, type ToolContext } from "frugal-mcp";
+import { Ephemeral, McpService, Paginated, Resource, Tool, type ToolContext } from "frugal-mcp";
 import { z } from "zod";
 import { LogCorpus, MAX_MATCHES } from "./log-corpus.js";
 
@@ -37,5 +37,24 @@ export class LogsService {
     const after = page.after?.seq;
     // Reading ctx.page makes the framework trust this order and only cut the extra row off.
     return this.corpus.newest(typeof after === "number" ? after : this.corpus.size, page.limit + 1);
+  }
+
+  /**
+   * The log as a stream in time-bounded chunks: `logs://stream?since=2026-03-01T10:00:00Z`
+   * walks the five minutes after `since`, at most `limit` lines a chunk, each chunk saying
+   * which range it covers (`since`, `until`, `first`, `last`) and where the next window
+   * starts (`nextSince`). The generator seeks to `since`, so a chunk costs its own lines only.
+   */
+  @Resource("logs://stream", {
+    description: "Log lines by time, in chunks of at most five minutes; query: since, until, limit, cursor",
+    mimeType: "application/json",
+  })
+  @Paginated(["at", "seq"], { limit: 100, maxLimit: 500, stream: { window: 5 * 60_000 } })
+  async *stream(_input: unknown, ctx: ToolContext) {
+    const since = ctx.page?.since;
+    const after = ctx.page?.after?.seq;
+    const from =
+      typeof after === "number" ? after + 1 : since ? this.corpus.firstAfter(new Date(since).getTime()) : 0;
+    for (let seq = from; seq < this.corpus.size; seq++) yield this.corpus.entry(seq);
   }
 }

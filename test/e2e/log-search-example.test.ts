@@ -162,4 +162,36 @@ describe("examples/log-search: a multi-megabyte search result read in slices", (
     };
     expect(page2.items.map((r) => r.seq)).toEqual([999_996, 999_995, 999_994]);
   });
+
+  it("streams the log in time-bounded chunks that say what they cover", async () => {
+    const since = "2026-03-01T00:10:00.000Z";
+    const read = async (uri: string) =>
+      JSON.parse(((await t.client.readResource({ uri })).contents[0] as { text: string }).text) as {
+        items: Array<{ seq: number; at: string }>;
+        nextCursor: string | null;
+        since: string;
+        until: string;
+        first: string;
+        last: string;
+        nextSince?: string;
+      };
+    const first = await read(`logs://stream?since=${since}&limit=50`);
+    expect(first.items).toHaveLength(50);
+    expect(first.since).toBe(since);
+    expect(first.until).toBe("2026-03-01T00:15:00.000Z");
+    expect(first.first > since).toBe(true);
+    const second = await read(`logs://stream?cursor=${first.nextCursor}&since=${since}&limit=50`);
+    expect(second.items[0]?.seq).toBe((first.items[49]?.seq ?? 0) + 1);
+    // The whole window, walked to its end, stops at `until` and says where the next one starts.
+    let chunk = second;
+    let lines = 100;
+    while (chunk.nextCursor) {
+      chunk = await read(`logs://stream?since=${since}&limit=500&cursor=${chunk.nextCursor}`);
+      lines += chunk.items.length;
+      for (const item of chunk.items) expect(item.at <= "2026-03-01T00:15:00.000Z").toBe(true);
+    }
+    expect(chunk.nextSince).toBe("2026-03-01T00:15:00.000Z");
+    expect(lines).toBeGreaterThan(3400);
+    expect(lines).toBeLessThan(3550);
+  });
 });

@@ -1,0 +1,38 @@
+import {
+  type ByteRange,
+  byteChunkInput,
+  fileByteSource,
+  McpService,
+  readByteChunk,
+  Tool,
+  toolError,
+} from "frugal-mcp";
+import { z } from "zod";
+import { FileCatalog } from "./file-catalog.js";
+
+/**
+ * Binary files read in chunks of at most 512 KiB, as an MCP App's viewer does (the
+ * PDF viewer of MCP Apps reads its document this way). The chunk tool is app-only: the
+ * model never sees base64, the app's UI does.
+ */
+@McpService()
+export class FilesService {
+  constructor(private readonly catalog: FileCatalog) {}
+
+  @Tool({ description: "List the files this server offers", annotations: { readOnlyHint: true } })
+  listFiles() {
+    return { files: this.catalog.list() };
+  }
+
+  @Tool({
+    description: "Read a file in byte chunks (base64), for the app's viewer",
+    input: { fileId: z.string().describe("id from list_files"), ...byteChunkInput() },
+    visibility: ["app"],
+    annotations: { readOnlyHint: true },
+  })
+  readFileBytes({ fileId, offset, byteCount }: { fileId: string } & ByteRange) {
+    const path = this.catalog.pathOf(fileId);
+    if (!path) return toolError(`No file "${fileId}". Call list_files to see the ids.`);
+    return readByteChunk(fileByteSource(path), { offset, byteCount });
+  }
+}
