@@ -214,3 +214,29 @@ describe("@Budget", () => {
     await custom.close();
   });
 });
+
+describe("the app-wide budget", () => {
+  it("applies to methods and classes without @Budget, and @Budget overrides it", async () => {
+    @McpService()
+    class Plain {
+      @Tool()
+      long() {
+        return "token ".repeat(400);
+      }
+      @Tool()
+      @Budget(10_000)
+      generous() {
+        return "token ".repeat(400);
+      }
+    }
+    @McpModule({ services: [Plain] })
+    class PlainModule {}
+    const t = await createTestClient(PlainModule, { budget: 100 });
+    expect((await t.callTool({ name: "long", arguments: {} })).structuredContent).toMatchObject({
+      error: "OUTPUT_BUDGET_EXCEEDED",
+      budget: 100,
+    });
+    expect((await t.callTool({ name: "generous", arguments: {} })).isError).toBeFalsy();
+    await t.close();
+  });
+});
