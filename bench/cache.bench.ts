@@ -27,7 +27,7 @@
  */
 import "reflect-metadata";
 import { randomBytes } from "node:crypto";
-import { mkdirSync, writeFileSync } from "node:fs";
+
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
@@ -47,7 +47,7 @@ import {
 import { Redis } from "ioredis";
 import { z } from "zod";
 import { type Contender, median, medianRatio, runInterleaved, type Samples } from "./lib/measure.js";
-import { describeMachine, machine, upsertSection } from "./lib/report.js";
+import { describeMachine, machine, upsertSection, writeResults } from "./lib/report.js";
 
 const REDIS_URL = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
 const DEAD_REDIS = "redis://127.0.0.1:1";
@@ -396,9 +396,7 @@ const results = {
   concurrentMisses: { memory: memoryBursts, redis: redisBursts ?? null },
   failOpen: { ...failOpen, callMs, handlerMs: workMs },
 };
-const dir = new URL("../../bench/results/", import.meta.url); // from .build/bench/
-mkdirSync(dir, { recursive: true });
-writeFileSync(new URL("cache.json", dir), `${JSON.stringify(results, null, 2)}\n`);
+writeResults("cache", results);
 
 upsertSection(
   new URL("../../BENCHMARKS.md", import.meta.url),

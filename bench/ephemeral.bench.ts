@@ -24,7 +24,7 @@
  */
 import "reflect-metadata";
 import { randomBytes } from "node:crypto";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
@@ -40,7 +40,7 @@ import { Redis } from "ioredis";
 // FileStorage, RedisStorage and readSlice are not exported by the package (yet): they are
 // loaded from the build in dist/ (types from dist/ too, so nothing of src/ is compiled here).
 import { type Contender, collectGarbage, median, medianRatio, runInterleaved } from "./lib/measure.js";
-import { describeMachine, machine, upsertSection } from "./lib/report.js";
+import { describeMachine, machine, upsertSection, writeResults } from "./lib/report.js";
 
 const REDIS_URL = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
 const PREFIX = `frugal-bench:ephemeral:${randomBytes(6).toString("hex")}:`;
@@ -320,9 +320,7 @@ try {
     walks,
     usPerSliceByRound: Object.fromEntries(samples),
   };
-  const resultsDir = new URL("../../bench/results/", import.meta.url); // from .build/bench/
-  mkdirSync(resultsDir, { recursive: true });
-  writeFileSync(new URL("ephemeral.json", resultsDir), `${JSON.stringify(results, null, 2)}\n`);
+  writeResults("ephemeral", results);
 
   upsertSection(
     new URL("../../BENCHMARKS.md", import.meta.url),

@@ -2,7 +2,7 @@
  * Reporting helpers shared by the benchmarks under bench/: a description of the machine,
  * and a way to keep one section of BENCHMARKS.md up to date without touching the others.
  */
-import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { cpus, platform, release, totalmem } from "node:os";
 import { fileURLToPath } from "node:url";
 
@@ -59,4 +59,11 @@ export function upsertSection(file: URL, heading: string, body: string, title = 
   const temporary = `${path}.${process.pid}.tmp`;
   writeFileSync(temporary, after);
   renameSync(temporary, path);
+}
+
+/** Writes a benchmark's raw figures to bench/results/<name>.json (from the compiled .build/bench/lib/). */
+export function writeResults(name: string, results: unknown): void {
+  const dir = new URL("../../../bench/results/", import.meta.url);
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(new URL(`${name}.json`, dir), `${JSON.stringify(results, null, 2)}\n`);
 }

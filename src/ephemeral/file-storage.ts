@@ -4,7 +4,7 @@ import { type FileHandle, lstat, open, opendir, realpath, rename, unlink } from 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type ResourceStorage, StorageError, type StoragePart, type StoredResourceMeta } from "./storage.js";
-import { checkedId, checkedVersion } from "./storage-checks.js";
+import { checkedId, checkedVersion, checkRange } from "./storage-checks.js";
 import { parseStoredMeta } from "./stored-meta.js";
 
 /** Options of `FileStorage`. */
@@ -107,9 +107,7 @@ export class FileStorage implements ResourceStorage {
     end: number,
   ): Promise<Uint8Array> {
     const file = this.blobPath(checkedId(id), checkedVersion(version), part);
-    if (!Number.isSafeInteger(start) || !Number.isSafeInteger(end) || start < 0) {
-      throw new StorageError(`file storage: bad range [${start}, ${end}) of resource ${id}`);
-    }
+    checkRange(start, end);
     const opened = await this.openFile(file, `version ${version} of resource ${id}`);
     if (!opened) {
       throw new StorageError(

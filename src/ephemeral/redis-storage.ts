@@ -8,7 +8,7 @@ import {
 } from "../redis/redis-connection.js";
 import { isResourceId } from "./ephemeral-uri.js";
 import { type ResourceStorage, StorageError, type StoragePart, type StoredResourceMeta } from "./storage.js";
-import { checkedId, checkedVersion } from "./storage-checks.js";
+import { checkedId, checkedVersion, checkRange } from "./storage-checks.js";
 import { parseStoredMeta } from "./stored-meta.js";
 
 /** Options of `RedisStorage`. */
@@ -160,9 +160,7 @@ export class RedisStorage implements ResourceStorage {
     end: number,
   ): Promise<Uint8Array> {
     const key = this.blobKey(checkedId(id), checkedVersion(version), part);
-    if (!Number.isSafeInteger(start) || !Number.isSafeInteger(end) || start < 0) {
-      throw new StorageError(`redis storage: bad range [${start}, ${end}) of resource ${id}`);
-    }
+    checkRange(start, end);
     const chunks: Buffer[] = [];
     let at = start;
     let total = 0;

@@ -8,7 +8,7 @@ import {
   versionOfBlob,
 } from "./s3-helpers.js";
 import { type ResourceStorage, StorageError, type StoragePart, type StoredResourceMeta } from "./storage.js";
-import { checkedVersion } from "./storage-checks.js";
+import { checkedVersion, checkRange } from "./storage-checks.js";
 
 /**
  * The part of an S3 client that `S3Storage` uses: an `S3Client` of `@aws-sdk/client-s3`
@@ -159,9 +159,7 @@ export class S3Storage implements ResourceStorage {
     const base = this.base(id);
     checkedVersion(version);
     if (part !== "content" && part !== "index") throw new StorageError(`unknown part "${String(part)}"`);
-    if (!Number.isSafeInteger(start) || !Number.isSafeInteger(end) || start < 0) {
-      throw new StorageError(`invalid byte range [${start}, ${end})`);
-    }
+    checkRange(start, end);
     if (end <= start) return new Uint8Array(0);
     const key = `${base}${version}.${part === "content" ? "data" : "index"}`;
     const { sdk, client } = await this.connect();

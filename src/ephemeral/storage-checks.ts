@@ -18,3 +18,10 @@ export function checkedVersion(version: unknown): number {
   }
   return version;
 }
+
+/** A byte range `[start, end)` of whole, non-negative offsets. */
+export function checkRange(start: number, end: number): void {
+  if (!Number.isSafeInteger(start) || !Number.isSafeInteger(end) || start < 0) {
+    throw new StorageError(`not a byte range: [${start}, ${end})`);
+  }
+}
