@@ -1,8 +1,8 @@
-import { randomBytes } from "node:crypto";
-import { constants, mkdirSync, realpathSync, statSync } from "node:fs";
-import { type FileHandle, lstat, open, opendir, realpath, rename, unlink } from "node:fs/promises";
+import { mkdirSync, realpathSync, statSync } from "node:fs";
+import { lstat, opendir, unlink } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { codeOf, describeFileError as describe, openFile, syncDir, writeAtomically } from "./safe-files.js";
 import { type ResourceStorage, StorageError, type StoragePart, type StoredResourceMeta } from "./storage.js";
 import { checkedId, checkedVersion, checkRange } from "./storage-checks.js";
 import { parseStoredMeta } from "./stored-meta.js";
@@ -20,8 +20,6 @@ const TEMP_FILE = /^\.[A-Za-z0-9_-]{22}\.[0-9a-f]{16}\.tmp$/;
 const MAX_META_BYTES = 1024 * 1024;
 /** Left-over temporary files and unreferenced blobs older than this are removed while listing. */
 const ORPHAN_GRACE_MS = 10 * 60 * 1000;
-const READ_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
-const CREATE_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
 
 /**
  * A `STORAGE` provider on the local disk: resources survive a restart of the process and
@@ -78,11 +76,11 @@ export class FileStorage implements ResourceStorage {
     await this.exclusive(id, async () => {
       const previous = await this.readMeta(id).catch(() => undefined);
       try {
-        await this.writeAtomically(id, this.blobPath(id, version, "content"), content);
-        await this.writeAtomically(id, this.blobPath(id, version, "index"), index);
-        await this.syncDir();
-        await this.writeAtomically(id, this.metaPath(id), Buffer.from(JSON.stringify(meta)));
-        await this.syncDir();
+        await writeAtomically(this.dir, id, this.blobPath(id, version, "content"), content);
+        await writeAtomically(this.dir, id, this.blobPath(id, version, "index"), index);
+        await syncDir(this.dir);
+        await writeAtomically(this.dir, id, this.metaPath(id), Buffer.from(JSON.stringify(meta)));
+        await syncDir(this.dir);
       } catch (error) {
         // The metadata still names the previous version: what was written of this one goes.
         if (previous?.version !== version) await this.removeBlobs(id, version).catch(() => {});
@@ -108,7 +106,7 @@ export class FileStorage implements ResourceStorage {
   ): Promise<Uint8Array> {
     const file = this.blobPath(checkedId(id), checkedVersion(version), part);
     checkRange(start, end);
-    const opened = await this.openFile(file, `version ${version} of resource ${id}`);
+    const opened = await openFile(file, `version ${version} of resource ${id}`, this.device);
     if (!opened) {
       throw new StorageError(
         `version ${version} of this resource is gone; it was updated or deleted; read it again`,
@@ -192,84 +190,10 @@ export class FileStorage implements ResourceStorage {
     }
   }
 
-  /** Temporary file in the same directory, flushed, then renamed over `target`. */
-  private async writeAtomically(id: string, target: string, bytes: Uint8Array): Promise<void> {
-    const temporary = join(this.dir, `.${id}.${randomBytes(8).toString("hex")}.tmp`);
-    const handle = await open(temporary, CREATE_FLAGS, 0o600);
-    try {
-      await handle.writeFile(bytes);
-      await handle.sync();
-    } catch (error) {
-      await handle.close().catch(() => {});
-      await unlink(temporary).catch(() => {});
-      throw error;
-    }
-    await handle.close();
-    try {
-      await rename(temporary, target);
-    } catch (error) {
-      await unlink(temporary).catch(() => {});
-      throw error;
-    }
-  }
-
-  /** Makes renames durable (best effort: not every platform can fsync a directory). */
-  private async syncDir(): Promise<void> {
-    let handle: FileHandle | undefined;
-    try {
-      handle = await open(this.dir, constants.O_RDONLY);
-      await handle.sync();
-    } catch {
-      // Windows and some file systems refuse; the renames are still atomic.
-    } finally {
-      await handle?.close().catch(() => {});
-    }
-  }
-
-  /**
-   * Opens a file of the directory for reading, or undefined when it does not exist.
-   * Refuses a file whose real path is not itself (a symbolic link anywhere, even to a
-   * file of the directory), opens without following links (O_NOFOLLOW, in case one was
-   * planted since), and refuses anything but a regular file of the directory's disk with
-   * no other hard link. A file unlinked after it was opened is still read whole: it is
-   * the version it was when opened.
-   */
-  private async openFile(
-    file: string,
-    what: string,
-  ): Promise<{ handle: FileHandle; size: number } | undefined> {
-    let handle: FileHandle;
-    try {
-      if ((await realpath(file)) !== file) {
-        throw new StorageError(`file storage: ${what} is a link to elsewhere; refused`);
-      }
-      handle = await open(file, READ_FLAGS);
-    } catch (error) {
-      if (error instanceof StorageError) throw error;
-      if (codeOf(error) === "ENOENT") return undefined;
-      if (codeOf(error) === "ELOOP")
-        throw new StorageError(`file storage: ${what} is a symbolic link; refused`);
-      throw new StorageError(`file storage: cannot open ${what} (${describe(error)})`);
-    }
-    try {
-      const stats = await handle.stat();
-      if (!stats.isFile() || stats.nlink > 1 || stats.dev !== this.device) {
-        throw new StorageError(
-          `file storage: ${what} is not a regular file of the storage directory; refused`,
-        );
-      }
-      return { handle, size: stats.size };
-    } catch (error) {
-      await handle.close().catch(() => {});
-      if (error instanceof StorageError) throw error;
-      throw new StorageError(`file storage: cannot open ${what} (${describe(error)})`);
-    }
-  }
-
   /** The metadata of `id` (an id already checked), or undefined when there is none. */
   private async readMeta(id: string): Promise<StoredResourceMeta | undefined> {
     const what = `the metadata of resource ${id}`;
-    const opened = await this.openFile(this.metaPath(id), what);
+    const opened = await openFile(this.metaPath(id), what, this.device);
     if (!opened) return undefined;
     const { handle, size } = opened;
     let text: string;
@@ -339,17 +263,4 @@ export class FileStorage implements ResourceStorage {
   }
 }
 
-function codeOf(error: unknown): string {
-  return (error as NodeJS.ErrnoException | null)?.code ?? "unknown error";
-}
-
 /** A reason safe to show a client: an errno code and what it means, never a path. */
-function describe(error: unknown): string {
-  if (error instanceof StorageError) return error.message;
-  const code = codeOf(error);
-  if (code === "ENOSPC") return "the disk is full";
-  if (code === "EDQUOT") return "the disk quota is exhausted";
-  if (code === "EACCES" || code === "EPERM") return "permission denied";
-  if (code === "EMFILE" || code === "ENFILE") return "too many open files";
-  return code;
-}
