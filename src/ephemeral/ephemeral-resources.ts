@@ -22,6 +22,11 @@ export interface EphemeralSettings {
   searchToolName?: string;
   /** Register the resource tools even when no method is `@Ephemeral` (for `ctx.resources.create`). */
   tools?: boolean;
+  /**
+   * Largest resource `resources/read` returns whole (default 16 MiB); a larger one is read
+   * in slices with the resource tools, so no single response holds hundreds of megabytes.
+   */
+  maxReadBytes?: number;
 }
 
 /** Options of one resource being created. */

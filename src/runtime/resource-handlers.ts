@@ -8,7 +8,7 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { EphemeralResources } from "../ephemeral/ephemeral-resources.js";
 import type { StoredResourceMeta } from "../ephemeral/storage.js";
-import { resourceNotFound } from "../errors/protocol-errors.js";
+import { invalidParams, resourceNotFound } from "../errors/protocol-errors.js";
 import type { AppRuntime } from "./app-runtime.js";
 import { pageOfList } from "./list-pages.js";
 import { ownerOf } from "./owner.js";
@@ -78,6 +78,13 @@ function ephemeralListing(meta: StoredResourceMeta): Resource {
 async function readEphemeral(runtime: AppRuntime, uri: string, owner: string) {
   const meta = await runtime.ephemeral.stat(uri, owner);
   if (!meta) throw resourceNotFound(uri);
+  const maxBytes = runtime.ephemeral.settings.maxReadBytes ?? 16 * 1024 * 1024;
+  if (meta.size > maxBytes) {
+    throw invalidParams(
+      `${uri} is ${meta.size} bytes, more than resources/read returns at once (${maxBytes}); read it in slices with read_resource`,
+      { uri, size: meta.size, maxReadBytes: maxBytes },
+    );
+  }
   const content = await runtime.ephemeral.readAll(meta);
   const _meta = { version: meta.version, expiresAt: new Date(meta.expiresAt).toISOString() };
   if (meta.kind === "bytes")

@@ -359,3 +359,19 @@ describe("quota accounting when storage expires resources on its own", () => {
     expect(third.uri).toMatch(/^ephemeral:\/\//);
   });
 });
+
+describe("resources/read of a large ephemeral resource", () => {
+  it("refuses a resource over maxReadBytes and points to read_resource", async () => {
+    const t = await createTestClient(LogsModule, { ephemeral: { maxReadBytes: 10_000 } });
+    const result = await t.callTool({ name: "search_logs", arguments: { query: "INFO" } });
+    const link = (result.content as Array<{ uri: string }>)[0] as { uri: string };
+    await expect(t.readResource({ uri: link.uri })).rejects.toMatchObject({
+      code: -32602,
+      message: expect.stringContaining("read_resource"),
+    });
+    expect(
+      (await t.callTool({ name: "read_resource", arguments: { uri: link.uri, limit: 2 } })).isError,
+    ).toBeFalsy();
+    await t.close();
+  });
+});
