@@ -62,7 +62,7 @@ export const budgetStage: StageFactory = {
         return value;
       }
       if (spills && !mustError) return new OverBudget(value, counted.tokens, budget);
-      const exceeded = budgetExceeded(definition, counted.tokens, budget);
+      const exceeded = budgetExceeded(definition, counted.tokens, budget, invocation.uri);
       env.logger.debug(`${name}: result over budget`, exceeded);
       if (definition.kind === "tool") return budgetExceededResult(exceeded);
       throw budgetExceededError(exceeded);

@@ -31,8 +31,10 @@ export function budgetExceeded(
   definition: OperationDefinition,
   tokens: number,
   budget: number,
+  /** For a resource read: the URI actually read (not its template). */
+  uri?: string,
 ): BudgetExceeded {
-  const name = definition.kind === "resource" ? definition.uri : definition.name;
+  const name = definition.kind === "resource" ? (uri ?? definition.uri) : definition.name;
   return { error: "OUTPUT_BUDGET_EXCEEDED", tool: name, tokens, budget, hint: hintFor(definition) };
 }
 

@@ -1,5 +1,6 @@
 import * as crypto from "node:crypto";
 import { createHash } from "node:crypto";
+import { MAX_TOKENS_META } from "../budget/budget-of.js";
 import { canonicalJson } from "../pagination/canonical-json.js";
 import type { Invocation } from "../pipeline/invocation.js";
 
@@ -15,6 +16,9 @@ export function cacheKey(namespace: string, invocation: Invocation, owner: strin
     invocation.input ?? null,
     page ? [page.after, page.limit, page.fields ?? null, page.window ?? null] : null,
     owner,
+    // A client that lowered the budget of this call may get a shorter page or an error:
+    // that answer must not be served to calls with the normal budget, nor the reverse.
+    invocation.ctx.metaValue(MAX_TOKENS_META) ?? null,
   ]);
   return `${namespace}:${sha256(material)}`;
 }

@@ -50,10 +50,19 @@ export async function readEntries(
   meta: StoredResourceMeta,
   from: number,
   to: number,
+  maxBytes = Number.POSITIVE_INFINITY,
 ): Promise<Entry[]> {
   const end = Math.min(to, meta.total);
   if (from >= end) return [];
-  return entriesAt(storage, meta, from, await readOffsets(storage, meta, from, end), end - from);
+  const offsets = await readOffsets(storage, meta, from, end);
+  return entriesAt(storage, meta, from, offsets, countWithin(offsets, end - from, maxBytes));
+}
+
+/** How many of the `count` entries that `offsets` bound fit in `maxBytes` (at least one). */
+function countWithin(offsets: Float64Array, count: number, maxBytes: number): number {
+  let fit = 1;
+  while (fit < count && (offsets[fit + 1] as number) - (offsets[0] as number) <= maxBytes) fit++;
+  return fit;
 }
 
 /**
@@ -71,10 +80,7 @@ export async function* walkEntries(
   while (start < meta.total) {
     const end = Math.min(start + chunkEntries, meta.total);
     const offsets = await readOffsets(storage, meta, start, end);
-    // As many entries as fit in chunkBytes (at least one, however large it is).
-    let count = 1;
-    while (start + count < end && (offsets[count + 1] as number) - (offsets[0] as number) <= chunkBytes)
-      count++;
+    const count = countWithin(offsets, end - start, chunkBytes);
     for (const entry of await entriesAt(storage, meta, start, offsets, count)) yield entry;
     start += count;
   }

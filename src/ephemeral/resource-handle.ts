@@ -12,6 +12,7 @@ export interface ResourceInfo {
   /** Items, lines or bytes. */
   total: number;
   version: number;
+  createdAt: string;
   expiresAt: string;
 }
 
@@ -56,6 +57,7 @@ function info(meta: StoredResourceMeta): ResourceInfo {
     size: meta.size,
     total: meta.total,
     version: meta.version,
+    createdAt: new Date(meta.createdAt).toISOString(),
     expiresAt: new Date(meta.expiresAt).toISOString(),
   };
 }

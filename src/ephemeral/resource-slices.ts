@@ -31,6 +31,8 @@ export async function readSlice(
   meta: StoredResourceMeta,
   offset: number,
   count: number,
+  /** Read ahead at most this many bytes of items or lines (always at least one entry). */
+  maxBytes = Number.POSITIVE_INFINITY,
 ): Promise<ResourceSlice> {
   if (offset > meta.total) {
     throw new RangeError(
@@ -39,7 +41,7 @@ export async function readSlice(
   }
   const base = { uri: meta.uri, version: meta.version, kind: meta.kind, offset, total: meta.total };
   if (meta.kind === "bytes") {
-    const end = Math.min(meta.total, offset + Math.min(count, MAX_BYTE_SLICE));
+    const end = Math.min(meta.total, offset + Math.min(count, MAX_BYTE_SLICE, maxBytes));
     const bytes =
       end > offset ? await storage.read(meta.id, meta.version, "content", offset, end) : new Uint8Array(0);
     return {
@@ -48,7 +50,7 @@ export async function readSlice(
       bytes: Buffer.from(bytes).toString("base64"),
     };
   }
-  const entries = await readEntries(storage, meta, offset, offset + count);
+  const entries = await readEntries(storage, meta, offset, offset + count, maxBytes);
   const rest = position(offset, entries.length, meta.total);
   if (meta.kind === "json-array") return { ...base, ...rest, items: entries.map((e) => JSON.parse(e.text)) };
   return { ...base, ...rest, lines: entries.map((e) => e.text) };

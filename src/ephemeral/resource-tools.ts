@@ -8,8 +8,14 @@ import { fitPrefix } from "./fit-prefix.js";
 import { MAX_BYTE_SLICE, type ResourceSlice, readSlice, shortenSlice } from "./resource-slices.js";
 import { PatternError, type SearchResult, searchResource } from "./search-resource.js";
 
-/** Entries read for a slice when the client gives no `limit` (the budget then trims it). */
-const DEFAULT_ENTRIES = 200;
+/**
+ * Entries read ahead for a slice when the client gives no `limit`; the budget then trims
+ * it (by binary search, each probe O(budget)). Large enough that the budget, not this,
+ * bounds a slice of short lines: 2,000 one-token lines fill a 2,000-token budget.
+ */
+const DEFAULT_ENTRIES = 4000;
+/** Bytes read ahead without a `limit`: far more text than any budget of tokens holds. */
+const READ_AHEAD_BYTES = 256 * 1024;
 
 /** Inputs of `read_resource`. */
 export const readResourceInput = {
@@ -36,7 +42,13 @@ export const searchResourceInput = {
     .min(0)
     .optional()
     .describe("Item or line to start from (nextOffset of a previous search)."),
-  limit: z.number().int().min(1).max(100).default(20).describe("Most matches to return."),
+  limit: z
+    .number()
+    .int()
+    .min(1)
+    .max(500)
+    .default(100)
+    .describe("Most matches to return (default 100; fewer when the token budget is reached)."),
 };
 
 /**
@@ -57,7 +69,9 @@ export class EphemeralResourceTools {
     const wanted = input.limit ?? (meta.kind === "bytes" ? MAX_BYTE_SLICE : DEFAULT_ENTRIES);
     let slice: ResourceSlice;
     try {
-      slice = await readSlice(this.resources.storage, meta, input.offset ?? 0, wanted);
+      // Without a limit, read ahead what a budget could possibly hold, not 4,000 huge items.
+      const readAhead = input.limit === undefined ? READ_AHEAD_BYTES : Number.POSITIVE_INFINITY;
+      slice = await readSlice(this.resources.storage, meta, input.offset ?? 0, wanted, readAhead);
     } catch (error) {
       if (error instanceof RangeError) return toolError(error.message);
       throw error;

@@ -36,9 +36,9 @@ export async function spillSummary(input: SummaryInput, counter: TokenCounter): 
       : meta.kind === "text"
         ? `${meta.total} lines of text`
         : `${meta.total} bytes of ${meta.mimeType}`;
-  const why = input.overBudget ? `is larger than the ${input.budget}-token budget, so it` : "";
+  const why = input.overBudget ? ` is larger than the ${input.budget}-token budget, so it` : "";
   const lines = [
-    `The result (${formatBytes(meta.size)}, ${what}) ${why} was stored as ${meta.uri} until ${expiresAt}.`,
+    `The result (${formatBytes(meta.size)}, ${what})${why} was stored as ${meta.uri} until ${expiresAt}.`,
     meta.kind === "bytes"
       ? `Read it in byte slices with ${input.readTool}({ uri, offset, limit }).`
       : `Read it in slices with ${input.readTool}({ uri, offset, limit }) or find what you need with ${input.searchTool}({ uri, pattern }).`,

@@ -1,6 +1,5 @@
 import { type FSWatcher, watch } from "node:fs";
 import { basename, dirname, resolve } from "node:path";
-import type { EventBus } from "./event-bus.js";
 import { EventSource } from "./event-source.js";
 
 /** Options of `FileWatchSource`. */
@@ -34,21 +33,18 @@ export class FileWatchSource extends EventSource {
     super();
   }
 
-  async start(bus: EventBus): Promise<void> {
+  protected async listen(): Promise<void> {
     const path = resolve(this.options.path);
     const name = basename(path);
     const payload = this.options.payload ?? { path };
     this.watcher = watch(dirname(path), { persistent: false }, (_type, changed) => {
       if (changed !== null && changed.toString() !== name) return;
       clearTimeout(this.timer);
-      this.timer = setTimeout(
-        () => void bus.emit(this.options.event, payload).catch(() => {}),
-        this.options.debounceMs ?? 50,
-      );
+      this.timer = setTimeout(() => this.publish(this.options.event, payload), this.options.debounceMs ?? 50);
     });
   }
 
-  async close(): Promise<void> {
+  protected async stop(): Promise<void> {
     clearTimeout(this.timer);
     this.watcher?.close();
     this.watcher = undefined;

@@ -1,4 +1,3 @@
-import type { EventBus } from "./event-bus.js";
 import { EventSource } from "./event-source.js";
 
 /** The part of a `pg` client this source uses. */
@@ -55,7 +54,7 @@ export class PgNotifySource extends EventSource {
     }
   }
 
-  async start(bus: EventBus): Promise<void> {
+  protected async listen(): Promise<void> {
     const client = this.options.client ?? (await this.createClient());
     this.client = client;
     client.on("notification", (message) => {
@@ -63,7 +62,7 @@ export class PgNotifySource extends EventSource {
       const event = this.options.toEvent
         ? this.options.toEvent(message.channel, payload)
         : { name: message.channel, payload };
-      if (event) void bus.emit(event.name, event.payload).catch(() => {});
+      if (event) this.publish(event.name, event.payload);
     });
     // A lost connection is reported by pg as an error event; without a listener it would crash the process.
     client.on("error", () => {});
@@ -71,10 +70,13 @@ export class PgNotifySource extends EventSource {
     for (const channel of this.channels) await client.query(`LISTEN "${channel}"`);
   }
 
-  async close(): Promise<void> {
+  protected async stop(): Promise<void> {
     const client = this.client;
     this.client = undefined;
-    await client?.end().catch(() => {});
+    // A client passed in is yours to end; one this source made is ended here.
+    if (client && client !== this.options.client) await client.end().catch(() => {});
+    else if (client)
+      await Promise.all(this.channels.map((c) => client.query(`UNLISTEN "${c}"`))).catch(() => {});
   }
 
   private async createClient(): Promise<PgListenClient> {

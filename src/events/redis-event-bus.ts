@@ -3,6 +3,7 @@ import { Redis } from "ioredis";
 import {
   closeRedis,
   connectRedis,
+  endClient,
   type RedisConnection,
   type RedisConnectionOptions,
   redisConnection,
@@ -57,7 +58,8 @@ export class RedisEventBus implements EventBus {
   ready(): Promise<void> {
     this.subscribed ??= (async () => {
       await connectRedis(this.publisher);
-      if (this.subscriber.status === "wait") await this.subscriber.connect();
+      // "end": closed by an earlier app built from the same module; connect it again.
+      if (["wait", "end", "close"].includes(this.subscriber.status)) await this.subscriber.connect();
       await this.subscriber.subscribe(this.channel);
     })();
     return this.subscribed;
@@ -75,7 +77,8 @@ export class RedisEventBus implements EventBus {
   }
 
   async close(): Promise<void> {
-    this.subscriber.disconnect();
+    this.subscribed = undefined;
+    await endClient(this.subscriber);
     await closeRedis(this.publisher);
   }
 

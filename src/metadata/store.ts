@@ -30,9 +30,23 @@ export const metadataStore = {
     Reflect.defineMetadata(METADATA.service, Object.freeze({ ...own, ...patch }), target);
   },
 
-  /** Class metadata, inherited from parent classes unless the class declares its own. */
+  /**
+   * Class metadata with inheritance: each slot (`service`, `budget`, …) comes from the
+   * nearest class in the chain that declared it, so a subclass's own `@McpService()`
+   * does not hide its parent's class-level `@Budget`.
+   */
   service(target: Function): ServiceMetadata | undefined {
-    return Reflect.getMetadata(METADATA.service, target);
+    const chain: ServiceMetadata[] = [];
+    for (
+      let current: unknown = target;
+      typeof current === "function" && current !== Function.prototype;
+      current = Object.getPrototypeOf(current)
+    ) {
+      const own: ServiceMetadata | undefined = Reflect.getOwnMetadata(METADATA.service, current as Function);
+      if (own) chain.push(own);
+    }
+    if (chain.length === 0) return undefined;
+    return Object.freeze(Object.assign({}, ...chain.reverse()) as ServiceMetadata);
   },
 
   ownService(target: Function): ServiceMetadata | undefined {

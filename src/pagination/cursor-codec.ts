@@ -78,12 +78,22 @@ export class CursorCodec {
     ]);
     if (!this.options.encrypt) {
       const signature = createHmac("sha256", key.sign).update(header).update(body).digest();
-      return Buffer.concat([header, signature, body]).toString("base64url");
+      return this.checkedLength(Buffer.concat([header, signature, body]).toString("base64url"));
     }
     const iv = randomBytes(12);
     const cipher = createCipheriv("aes-256-gcm", key.encrypt, iv).setAAD(header);
     const ciphertext = Buffer.concat([cipher.update(body), cipher.final()]);
-    return Buffer.concat([header, iv, cipher.getAuthTag(), ciphertext]).toString("base64url");
+    return this.checkedLength(
+      Buffer.concat([header, iv, cipher.getAuthTag(), ciphertext]).toString("base64url"),
+    );
+  }
+
+  /** Never issue a cursor that `decode` would refuse: say so now, naming the fix. */
+  private checkedLength(token: string): string {
+    if (token.length <= this.options.maxLength) return token;
+    throw new Error(
+      `the next cursor would be ${token.length} characters, over maxCursorLength (${this.options.maxLength}): the stable key's values are too long; raise maxCursorLength or page by a shorter key`,
+    );
   }
 
   /** The `after` key values of a valid cursor; throws `CursorError` saying why otherwise. */

@@ -1,4 +1,5 @@
 import { createHash, hkdfSync, randomBytes } from "node:crypto";
+import { FrugalConfigError } from "../errors/config-error.js";
 
 /** One secret, or several for rotation (the first signs; all verify). */
 export type CursorSecret =
@@ -19,6 +20,8 @@ export interface CursorKeyring {
   readonly byId: ReadonlyMap<string, CursorKey>;
   /** True when no secret was configured and a random per-process key is in use. */
   readonly ephemeral: boolean;
+  /** True when a secret is shorter than 16 bytes: it works, but can be guessed more easily. */
+  readonly weak: boolean;
 }
 
 /**
@@ -27,22 +30,30 @@ export interface CursorKeyring {
  */
 export function createKeyring(secret: CursorSecret | undefined): CursorKeyring {
   const ephemeral = secret === undefined;
+  let weak = false;
   const entries = ephemeral
     ? [randomBytes(32)]
     : Array.isArray(secret)
       ? secret
       : [secret as string | Uint8Array];
-  if (entries.length === 0) throw new Error("cursorSecret is an empty list; give at least one secret");
+  if (entries.length === 0)
+    throw new FrugalConfigError("cursorSecret", "the list of secrets is empty", "give at least one secret");
   const keys = entries.map((entry) => {
     const material = typeof entry === "object" && entry !== null && "secret" in entry ? entry.secret : entry;
     const bytes = typeof material === "string" ? Buffer.from(material, "utf8") : Buffer.from(material);
-    if (bytes.length < 16) throw new Error("a cursorSecret must be at least 16 bytes long");
+    if (bytes.length === 0)
+      throw new FrugalConfigError("cursorSecret", "a secret is empty", "give at least 16 random bytes");
+    weak ||= bytes.length < 16;
     const id =
       typeof entry === "object" && entry !== null && "id" in entry
         ? entry.id
         : createHash("sha256").update(bytes).digest("base64url").slice(0, 6);
     if (!/^[A-Za-z0-9_-]{1,32}$/.test(id))
-      throw new Error(`cursor key id "${id}" must be 1–32 of A-Z a-z 0-9 _ -`);
+      throw new FrugalConfigError(
+        "cursorSecret",
+        `key id "${id}" is not allowed`,
+        "use 1–32 of A-Z a-z 0-9 _ -",
+      );
     const derive = (purpose: string) => Buffer.from(hkdfSync("sha256", bytes, Buffer.alloc(0), purpose, 32));
     return { id, sign: derive("frugal-mcp cursor signing"), encrypt: derive("frugal-mcp cursor encryption") };
   });
@@ -50,5 +61,6 @@ export function createKeyring(secret: CursorSecret | undefined): CursorKeyring {
     current: keys[0] as CursorKey,
     byId: new Map(keys.map((k) => [k.id, k])),
     ephemeral,
+    weak,
   };
 }

@@ -44,17 +44,39 @@ export function redisConnection(options: RedisConnectionOptions): RedisConnectio
   return { client, owned: true };
 }
 
-/** Connects an owned, lazy client; an adopted client is the caller's business. */
+/**
+ * Connects an owned client: a lazy one for the first time, or one closed by an earlier
+ * app (a provider registered with `useValue` in a module outlives each app built from
+ * it). An adopted client is the caller's business.
+ */
 export async function connectRedis(connection: RedisConnection): Promise<void> {
-  if (connection.owned && connection.client.status === "wait") await connection.client.connect();
+  if (!connection.owned) return;
+  const { status } = connection.client;
+  if (status === "wait" || status === "end" || status === "close") await connection.client.connect();
 }
 
-/** Closes an owned client (politely, then by force); leaves an adopted one alone. */
+/**
+ * Closes an owned client (politely, then by force) and waits until it has really ended,
+ * so a later app can connect it again; leaves an adopted one alone.
+ */
 export async function closeRedis(connection: RedisConnection): Promise<void> {
   if (!connection.owned) return;
+  await endClient(connection.client);
+}
+
+/** QUIT resolves before the socket closes; wait for "end" (or at most a second). */
+export async function endClient(client: Redis): Promise<void> {
+  if (client.status === "end" || client.status === "wait") return;
+  let timer: NodeJS.Timeout | undefined;
+  const ended = new Promise<void>((resolve) => {
+    client.once("end", () => resolve());
+    timer = setTimeout(resolve, 1000);
+  });
   try {
-    await connection.client.quit();
+    await client.quit();
   } catch {
-    connection.client.disconnect();
+    client.disconnect();
   }
+  await ended;
+  clearTimeout(timer);
 }

@@ -39,9 +39,32 @@ export async function awaitReady(
       if (o.status === "rejected") logger.warn("a provider failed to get ready", o.reason);
 }
 
-/** Closes every provider with `close()`, newest first, logging (not throwing) failures. */
+/**
+ * How many running apps use each provider instance. A provider given with `useValue` in a
+ * module is one object shared by every app built from that module (tests build many):
+ * it must be closed by the last of them, not the first.
+ */
+const users = new WeakMap<object, number>();
+
+/** Records that an app uses these instances (see `closeAll`). */
+export function acquireAll(instances: readonly unknown[]): void {
+  for (const instance of instances) {
+    if (typeof instance === "object" && instance !== null)
+      users.set(instance, (users.get(instance) ?? 0) + 1);
+  }
+}
+
+/**
+ * Closes every provider with `close()` that no other running app still uses, newest
+ * first, logging (not throwing) failures.
+ */
 export async function closeAll(instances: readonly unknown[], logger: Logger): Promise<void> {
   for (const instance of [...instances].reverse()) {
+    if (typeof instance === "object" && instance !== null) {
+      const remaining = (users.get(instance) ?? 1) - 1;
+      users.set(instance, remaining);
+      if (remaining > 0) continue;
+    }
     if (!has(instance, "close")) continue;
     try {
       await (instance as Closeable).close();

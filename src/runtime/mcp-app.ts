@@ -129,6 +129,9 @@ export class McpApp {
   }
 
   /** Serves over stdio, or Streamable HTTP (`{ transport: "http", port, host, path }`). */
+  async listen(options: ListenOptions & { transport: "http" }): Promise<{ url: string }>;
+  async listen(options: ListenOptions & { transport: "stdio" }): Promise<{ url?: undefined }>;
+  async listen(options: ListenOptions): Promise<{ url?: string }>;
   async listen(options: ListenOptions): Promise<{ url?: string }> {
     const started = await listen(this, options);
     this.closers.push(started.close);

@@ -16,7 +16,7 @@ import { type AppContainer, createAppContainer } from "./app-container.js";
 import { DEFAULT_INPUT_LIMITS, type McpAppOptions } from "./app-options.js";
 import { startEventSources } from "./event-sources.js";
 import { frameworkProviders } from "./framework-providers.js";
-import { awaitReady } from "./lifecycle.js";
+import { acquireAll, awaitReady } from "./lifecycle.js";
 import { McpApp } from "./mcp-app.js";
 import { collectModuleGraph } from "./module-graph.js";
 import { declaresEphemeral, usesBudgets, usesPagination } from "./registry-facts.js";
@@ -83,6 +83,8 @@ export const McpFactory = {
       services.push({ serviceClass, instance: new serviceClass(ephemeral, counter, options.budget) });
     }
     const registry = buildRegistry(services, DEFAULT_STAGES, env);
+    if (keyring.weak)
+      logger.warn("a cursorSecret is shorter than 16 bytes; use a long random secret in production");
     if (keyring.ephemeral && usesPagination(registry)) {
       logger.warn(
         "no cursorSecret: cursors are signed with a random per-process key, so they will not survive a restart or work across instances",
@@ -93,8 +95,12 @@ export const McpFactory = {
     const invalidator = new CacheInvalidator(registry, cache, env.flights, env.metrics, logger);
     invalidator.start(events);
     const readyTimeoutMs = options.readyTimeoutMs ?? 500;
-    await startEventSources(appContainer.instances, events, readyTimeoutMs, logger);
-    await awaitReady(appContainer.instances, readyTimeoutMs, logger);
+    acquireAll(appContainer.instances);
+    // One bound for both: connections and event sources get ready side by side.
+    await Promise.all([
+      startEventSources(appContainer.instances, events, readyTimeoutMs, logger),
+      awaitReady(appContainer.instances, readyTimeoutMs, logger),
+    ]);
     // Load the tokenizer now if anything counts tokens, rather than on the first call.
     if (usesBudgets(registry, options.budget) || withResourceTools) {
       await (appContainer.resolve(TOKEN_COUNTER) as TokenCounter).load?.();

@@ -70,7 +70,13 @@ function ephemeralListing(meta: StoredResourceMeta): Resource {
     name: meta.name,
     mimeType: meta.mimeType,
     ...(meta.description === undefined ? {} : { description: meta.description }),
-    _meta: { size: meta.size, version: meta.version, expiresAt: new Date(meta.expiresAt).toISOString() },
+    size: meta.size,
+    _meta: {
+      size: meta.size,
+      version: meta.version,
+      createdAt: new Date(meta.createdAt).toISOString(),
+      expiresAt: new Date(meta.expiresAt).toISOString(),
+    },
   };
 }
 

@@ -65,3 +65,27 @@ describe("subclassing", () => {
     await t.close();
   });
 });
+
+describe("class-level metadata", () => {
+  it("is inherited per slot: a subclass's @McpService keeps its parent's class @Budget", async () => {
+    const { Budget } = await import("frugal-mcp");
+    @Budget(20)
+    @McpService()
+    class BaseReport {
+      @Tool()
+      report() {
+        return "word ".repeat(100);
+      }
+    }
+    @McpService()
+    class SubReport extends BaseReport {}
+    @McpModule({ services: [SubReport] })
+    class ReportModule {}
+    const t = await createTestClient(ReportModule);
+    expect((await t.callTool({ name: "report", arguments: {} })).structuredContent).toMatchObject({
+      error: "OUTPUT_BUDGET_EXCEEDED",
+      budget: 20,
+    });
+    await t.close();
+  });
+});

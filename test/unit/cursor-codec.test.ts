@@ -84,10 +84,25 @@ describe("CursorCodec", () => {
   });
 
   it("refuses short secrets and uses a random key without one", () => {
-    expect(() => createKeyring("short")).toThrow(/at least 16 bytes/);
+    expect(createKeyring("short").weak).toBe(true);
+    expect(createKeyring("a-secret-of-16-bytes").weak).toBe(false);
+    expect(() => createKeyring("")).toThrow(/empty/);
     expect(createKeyring(undefined).ephemeral).toBe(true);
     const a = codec(undefined);
     const b = codec(undefined);
     expect(() => b.decode(a.encode({ id: 1 }, binding), binding)).toThrow(CursorError);
+  });
+});
+
+describe("CursorCodec.encode", () => {
+  it("refuses to issue a cursor that decode would refuse as too long", () => {
+    const c = new CursorCodec({
+      keyring: createKeyring("0123456789abcdef-secret"),
+      clock,
+      ttlMs: 60_000,
+      encrypt: false,
+      maxLength: 200,
+    });
+    expect(() => c.encode({ path: "x".repeat(500) }, binding)).toThrow(/over maxCursorLength \(200\)/);
   });
 });
