@@ -74,6 +74,7 @@ export class ArticlesService {
   @Cached({ ttl: 60_000, invalidateOn: ["articles.changed"] })
   @Budget(2000)
   async listArticles({ site }: { site: string }, ctx: ToolContext) {
+    // biome-ignore lint/style/noNonNullAssertion: written exactly as in the contract
     return this.repo.after(site, ctx.page!.after, ctx.page!.limit + 1);
   }
 
