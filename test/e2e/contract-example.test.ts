@@ -62,7 +62,7 @@ class Settings {
 }
 
 @McpService()
-export class ArticlesService {
+class ArticlesService {
   constructor(
     private readonly repo: ArticlesRepo,
     private readonly logs: LogIndex,
