@@ -47,9 +47,9 @@ import {
 import { Redis } from "ioredis";
 import { z } from "zod";
 import { type Contender, median, medianRatio, runInterleaved, type Samples } from "./lib/measure.js";
+import { REDIS_URL, redisVersion, scanKeys } from "./lib/redis.js";
 import { describeMachine, machine, upsertSection, writeResults } from "./lib/report.js";
 
-const REDIS_URL = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
 const DEAD_REDIS = "redis://127.0.0.1:1";
 const PREFIX = `frugal-bench:cache:${randomBytes(6).toString("hex")}:`;
 // Short rounds, many of them: this kind of VM changes speed by up to 2× within seconds, and
@@ -152,36 +152,6 @@ async function echoContender(name: string, client: Client, tool: string, before?
   return { name, once } satisfies Contender;
 }
 
-async function redisAnswers(): Promise<string | undefined> {
-  const probe = new Redis(REDIS_URL, {
-    lazyConnect: true,
-    maxRetriesPerRequest: 0,
-    retryStrategy: () => null,
-  });
-  probe.on("error", () => {});
-  try {
-    await probe.connect();
-    const info = await probe.info("server");
-    return /redis_version:(\S+)/.exec(info)?.[1] ?? "unknown";
-  } catch {
-    return undefined;
-  } finally {
-    probe.disconnect();
-  }
-}
-
-/** Every key under a prefix, with SCAN (never KEYS). */
-async function scanKeys(client: Redis, prefix: string): Promise<string[]> {
-  const keys: string[] = [];
-  let cursor = "0";
-  do {
-    const [next, batch] = await client.scan(cursor, "MATCH", `${prefix}*`, "COUNT", 500);
-    cursor = next;
-    keys.push(...batch);
-  } while (cursor !== "0");
-  return keys;
-}
-
 const us = (samples: Samples, name: string) => median(samples.get(name) ?? []);
 const closers: Array<() => Promise<unknown>> = [];
 
@@ -257,12 +227,12 @@ async function bursts(label: string, app: McpApp, client: Client) {
 const memoryBursts = await bursts("memory", memoryApp, memoryClient);
 
 // ---- (b) Redis hit, and (c) on Redis ------------------------------------------------------
-const redisVersion = await redisAnswers();
+const redisServer = await redisVersion();
 let redis:
   | { usPerCall: Record<string, number>; ratio: number; hits: number; entryKey: string; samples: Samples }
   | undefined;
 let redisBursts: Awaited<ReturnType<typeof bursts>> | undefined;
-if (redisVersion === undefined) {
+if (redisServer === undefined) {
   log(`(b) skipped: Redis at ${REDIS_URL} did not answer`);
 } else {
   const raw = new Redis(REDIS_URL);
@@ -375,7 +345,7 @@ const results = {
   benchmark: "cache",
   date,
   machine: machine(),
-  redis: redisVersion ?? null,
+  redis: redisServer ?? null,
   method: {
     memory: MEMORY,
     redis: REDIS,
@@ -404,7 +374,7 @@ upsertSection(
   [
     "`npm run bench:cache` (bench/cache.bench.ts; raw figures in bench/results/cache.json)",
     "",
-    `Run ${date.slice(0, 16).replace("T", " ")} UTC on ${describeMachine()}, Redis ${redisVersion ?? "unavailable"} on loopback.`,
+    `Run ${date.slice(0, 16).replace("T", " ")} UTC on ${describeMachine()}, Redis ${redisServer ?? "unavailable"} on loopback.`,
     "",
     table,
     "",

@@ -36,13 +36,10 @@ import {
   readSlice,
   type StoredResourceMeta,
 } from "frugal-mcp";
-import { Redis } from "ioredis";
-// FileStorage, RedisStorage and readSlice are not exported by the package (yet): they are
-// loaded from the build in dist/ (types from dist/ too, so nothing of src/ is compiled here).
 import { type Contender, collectGarbage, median, medianRatio, runInterleaved } from "./lib/measure.js";
+import { deletePrefix, REDIS_URL, redisVersion } from "./lib/redis.js";
 import { describeMachine, machine, upsertSection, writeResults } from "./lib/report.js";
 
-const REDIS_URL = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
 const PREFIX = `frugal-bench:ephemeral:${randomBytes(6).toString("hex")}:`;
 const LINES = 1_000_000;
 const LINE_BYTES = 100;
@@ -68,40 +65,6 @@ function makeText(): string {
     bytes[at + LINE_BYTES - 1] = 10;
   }
   return bytes.toString("latin1");
-}
-
-async function redisVersion(): Promise<string | undefined> {
-  const probe = new Redis(REDIS_URL, {
-    lazyConnect: true,
-    maxRetriesPerRequest: 0,
-    retryStrategy: () => null,
-  });
-  probe.on("error", () => {});
-  try {
-    await probe.connect();
-    return /redis_version:(\S+)/.exec(await probe.info("server"))?.[1] ?? "unknown";
-  } catch {
-    return undefined;
-  } finally {
-    probe.disconnect();
-  }
-}
-
-/** Deletes every key under the prefix with SCAN (never KEYS). */
-async function deletePrefix(prefix: string): Promise<number> {
-  const client = new Redis(REDIS_URL);
-  let deleted = 0;
-  try {
-    let cursor = "0";
-    do {
-      const [next, keys] = await client.scan(cursor, "MATCH", `${prefix}*`, "COUNT", 500);
-      cursor = next;
-      if (keys.length > 0) deleted += await client.del(...keys);
-    } while (cursor !== "0");
-  } finally {
-    client.disconnect();
-  }
-  return deleted;
 }
 
 /** Reads every slice in order; checks the first line of each so a wrong read cannot pass as a fast one. */
