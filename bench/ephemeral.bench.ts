@@ -28,14 +28,15 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
-  encodeContent,
   FileStorage,
   RedisStorage,
   type ResourceSlice,
   type ResourceStorage,
-  readSlice,
   type StoredResourceMeta,
 } from "frugal-mcp";
+// Internals measured directly (not part of the public API).
+import { encodeContent } from "../src/ephemeral/content-index.js";
+import { readSlice } from "../src/ephemeral/resource-slices.js";
 import { type Contender, collectGarbage, median, medianRatio, runInterleaved } from "./lib/measure.js";
 import { deletePrefix, REDIS_URL, redisVersion } from "./lib/redis.js";
 import { describeMachine, machine, upsertSection, writeResults } from "./lib/report.js";

@@ -1,17 +1,12 @@
-// Public API of frugal-mcp. Everything users import comes from here.
+// Public API of frugal-mcp: what users write with. Internals (pipeline stages, the page
+// class, the ephemeral-resource manager, content indexes) are not exported; see
+// ARCHITECTURE.md. `createTestClient` is also at `frugal-mcp/testing`, `S3Storage` at
+// `frugal-mcp/s3`.
 import "reflect-metadata";
 
 // tsyringe's own decorators, re-exported so users need one import for DI.
 export { inject as Inject, injectable as Injectable } from "tsyringe";
-export {
-  type BpeEncoding,
-  BpeTokenCounter,
-  type BpeTokenCounterOptions,
-} from "./budget/bpe-token-counter.js";
-export { MAX_TOKENS_META } from "./budget/budget-of.js";
-export { MEDIA_TOKENS } from "./budget/count-result.js";
 export type { BudgetExceeded } from "./budget/over-budget.js";
-export type { TokenCount, TokenCounter } from "./budget/token-counter.js";
 export { LruCache, type LruCacheOptions } from "./cache/lru-cache.js";
 export { RedisCache, type RedisCacheOptions } from "./cache/redis-cache.js";
 export type { CacheEntry, EntryMatcher, ResultCache } from "./cache/result-cache.js";
@@ -26,24 +21,14 @@ export { Paginated } from "./decorators/paginated.decorator.js";
 export { Prompt } from "./decorators/prompt.decorator.js";
 export { Resource } from "./decorators/resource.decorator.js";
 export { Tool } from "./decorators/tool.decorator.js";
-export { type EncodedContent, encodeContent, INDEX_ENTRY_BYTES } from "./ephemeral/content-index.js";
+export { UseInterceptors } from "./decorators/use-interceptors.decorator.js";
 export {
-  type CreateResourceOptions,
-  EphemeralResources,
   type EphemeralSettings,
   ResourceLimitError,
+  ResourceNotFoundError,
 } from "./ephemeral/ephemeral-resources.js";
-export { FileStorage, type FileStorageOptions } from "./ephemeral/file-storage.js";
-export { MemoryStorage, type MemoryStorageOptions } from "./ephemeral/memory-storage.js";
-export { RedisStorage, type RedisStorageOptions } from "./ephemeral/redis-storage.js";
-export type { ResourceHandle, ResourceInfo } from "./ephemeral/resource-handle.js";
-export type { ResourceSlice } from "./ephemeral/resource-slices.js";
-export { readSlice } from "./ephemeral/resource-slices.js";
-export { type S3ClientLike, S3Storage, type S3StorageOptions } from "./ephemeral/s3-storage.js";
 export type { SearchMatch, SearchResult } from "./ephemeral/search-resource.js";
 export type { SpilledResult } from "./ephemeral/spill-summary.js";
-export type { ContentKind, ResourceStorage, StoragePart, StoredResourceMeta } from "./ephemeral/storage.js";
-export { StorageError } from "./ephemeral/storage.js";
 export { FrugalConfigError } from "./errors/config-error.js";
 export {
   invalidParams,
@@ -52,7 +37,7 @@ export {
   resourceNotFound,
 } from "./errors/protocol-errors.js";
 export type { BusEvent, EventBus, EventListener } from "./events/event-bus.js";
-export { EventSource } from "./events/event-source.js";
+export { ExternalEventSource } from "./events/external-event-source.js";
 export { FileWatchSource, type FileWatchSourceOptions } from "./events/file-watch-source.js";
 export { InMemoryEventBus } from "./events/in-memory-event-bus.js";
 export {
@@ -61,9 +46,6 @@ export {
   type PgNotifySourceOptions,
 } from "./events/pg-notify-source.js";
 export { RedisEventBus, type RedisEventBusOptions } from "./events/redis-event-bus.js";
-export type { HostPolicy } from "./http/host-guard.js";
-export type { HttpHandler, HttpHandlerOptions } from "./http/http-handler.js";
-export { MemoryEventStore } from "./http/memory-event-store.js";
 export { type Logger, StderrLogger } from "./logging/logger.js";
 export type {
   BudgetOptions,
@@ -90,20 +72,49 @@ export {
   readByteChunk,
 } from "./pagination/byte-chunks.js";
 export type { CursorSecret } from "./pagination/cursor-keys.js";
-export type { KeyValue } from "./pagination/cursor-values.js";
 export { fileByteSource } from "./pagination/file-byte-source.js";
 export { type HttpByteSourceOptions, httpByteSource } from "./pagination/http-byte-source.js";
-export { Page } from "./pagination/page.js";
-export type { Invocation, Next, Stage } from "./pipeline/invocation.js";
-export { PIPELINE_ORDER, type StageName } from "./pipeline/order.js";
+export type { InterceptedCall, Interceptor, ProtocolResult } from "./pipeline/interceptor.js";
+export type {
+  CreateResourceOptions,
+  ResourceHandle,
+  ResourceInfo,
+  ResourceSlice,
+} from "./pipeline/resource-handle.js";
+export { MAX_TOKENS_META } from "./pipeline/token-limit.js";
+export type {
+  McpLog,
+  PageContext,
+  SampleOptions,
+  StableKeyValue,
+  ToolContext,
+} from "./pipeline/tool-context.js";
 export type { RedisConnectionOptions } from "./redis/redis-connection.js";
 export { audio, type ContentBlock, embeddedResource, image, resourceLink, text } from "./results/content.js";
 export { toolError } from "./results/tool-error.js";
 export type { McpAppOptions } from "./runtime/app-options.js";
-export type { ListenOptions } from "./runtime/listen.js";
 export { type AppStats, McpApp } from "./runtime/mcp-app.js";
 export { McpFactory } from "./runtime/mcp-factory.js";
-export type { McpLog, PageContext, SampleOptions, ToolContext } from "./runtime/tool-context.js";
+export { FileStorage, type FileStorageOptions } from "./storage/file-storage.js";
+export { MemoryStorage, type MemoryStorageOptions } from "./storage/memory-storage.js";
+export { RedisStorage, type RedisStorageOptions } from "./storage/redis-storage.js";
+export { type S3ClientLike, S3Storage, type S3StorageOptions } from "./storage/s3-storage.js";
+export type {
+  ContentKind,
+  ResourceStorage,
+  StoragePart,
+  StoredResourceMeta,
+} from "./storage/storage.js";
+export { StorageError } from "./storage/storage.js";
 export { createTestClient, type TestClient, type TestClientOptions } from "./testing/create-test-client.js";
+export {
+  type BpeEncoding,
+  BpeTokenCounter,
+  type BpeTokenCounterOptions,
+} from "./tokenizer/bpe-token-counter.js";
+export type { TokenCount, TokenCounter } from "./tokenizer/token-counter.js";
 export { CACHE, CLOCK, EVENT_BUS, LOGGER, STORAGE, TOKEN_COUNTER } from "./tokens.js";
-export { UriTemplate } from "./uri/uri-template.js";
+export type { HostPolicy } from "./transports/host-guard.js";
+export type { HttpHandler, HttpHandlerOptions } from "./transports/http-handler.js";
+export type { ListenOptions } from "./transports/listen.js";
+export { MemoryEventStore } from "./transports/memory-event-store.js";

@@ -1,4 +1,4 @@
-import type { KeyValue } from "frugal-mcp";
+import type { StableKeyValue } from "frugal-mcp";
 
 /** One article of the catalogue. `(site, slug)` is unique; `(updatedAt, slug)` orders a site. */
 export interface Article {
@@ -51,7 +51,7 @@ export const ARTICLES_REPO = Symbol("ARTICLES_REPO");
  * tool, so anything else means the key changed shape since the cursor was issued (e.g.
  * a deploy renamed a field): fail loudly rather than run a query with `undefined`.
  */
-export function articleKey(after: Readonly<Record<string, KeyValue>> | null): ArticleKey | null {
+export function articleKey(after: Readonly<Record<string, StableKeyValue>> | null): ArticleKey | null {
   if (after === null) return null;
   const { updatedAt, slug } = after;
   if (!(updatedAt instanceof Date) || typeof slug !== "string") {

@@ -1,4 +1,4 @@
-import type { TokenCount, TokenCounter } from "./token-counter.js";
+import type { TokenCount, TokenCounter } from "../tokenizer/token-counter.js";
 
 /** Tokens charged for an image, an audio clip or a binary blob, which a model does not read as text. */
 export const MEDIA_TOKENS = 1000;

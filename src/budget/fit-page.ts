@@ -1,10 +1,11 @@
-import type { Page } from "../pagination/page.js";
+import type { ResultPage } from "../pipeline/outcomes.js";
 import { jsonReplacer } from "../results/shape-tool-result.js";
-import type { TokenCounter } from "./token-counter.js";
+import { fitPrefix } from "../tokenizer/fit-prefix.js";
+import type { TokenCounter } from "../tokenizer/token-counter.js";
 
 /** The outcome of fitting a page into a budget. */
 export type FittedPage =
-  | { kind: "fits"; page: Page; tokens: number }
+  | { kind: "fits"; page: ResultPage; tokens: number }
   /** Even the first item alone is over the budget. */
   | { kind: "firstItemTooLarge"; tokens: number };
 
@@ -13,24 +14,11 @@ export type FittedPage =
  * O(log n) probes, each stopping as soon as it passes the budget, instead of
  * re-encoding the page one item at a time.
  */
-export async function fitPage(page: Page, budget: number, counter: TokenCounter): Promise<FittedPage> {
-  const tokensOf = async (candidate: Page) =>
-    (await counter.count(JSON.stringify(candidate, jsonReplacer), budget)).tokens;
-  const whole = await tokensOf(page);
-  if (whole <= budget) return { kind: "fits", page, tokens: whole };
-  let fits = 0;
-  let fitsTokens = -1;
-  let over = page.count;
-  while (over - fits > 1) {
-    const middle = (fits + over) >>> 1;
-    const tokens = await tokensOf(page.prefix(middle));
-    if (tokens <= budget) {
-      fits = middle;
-      fitsTokens = tokens;
-    } else {
-      over = middle;
-    }
+export async function fitPage(page: ResultPage, budget: number, counter: TokenCounter): Promise<FittedPage> {
+  const render = (n: number) => JSON.stringify(page.prefix(n), jsonReplacer);
+  const fitted = await fitPrefix(page.count, render, budget, counter);
+  if (fitted.n === 0 && page.count > 0) {
+    return { kind: "firstItemTooLarge", tokens: (await counter.count(render(1), budget)).tokens };
   }
-  if (fits === 0) return { kind: "firstItemTooLarge", tokens: await tokensOf(page.prefix(1)) };
-  return { kind: "fits", page: page.prefix(fits), tokens: fitsTokens };
+  return { kind: "fits", page: page.prefix(fitted.n), tokens: fitted.tokens };
 }

@@ -1,6 +1,6 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import type { OperationDefinition } from "../builder/definitions.js";
 import { invalidParams } from "../errors/protocol-errors.js";
+import type { OperationDefinition } from "../pipeline/operation.js";
 
 /** What a call answers when its result is over budget and nothing else can be done. */
 export interface BudgetExceeded {
@@ -12,18 +12,6 @@ export interface BudgetExceeded {
   budget: number;
   /** Which inputs to narrow. */
   hint: string;
-}
-
-/**
- * A result over budget, on its way from the budget stage to the spill stage (under
- * `@Ephemeral`), which stores it instead of returning it.
- */
-export class OverBudget {
-  constructor(
-    readonly value: unknown,
-    readonly tokens: number,
-    readonly budget: number,
-  ) {}
 }
 
 /** The object of `OUTPUT_BUDGET_EXCEEDED`, with a hint built from the operation's inputs. */

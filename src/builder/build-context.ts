@@ -1,8 +1,10 @@
 import type { z } from "zod";
 import { FrugalConfigError } from "../errors/config-error.js";
 import type { CompleteCallback, InputSchema, ServiceMetadata } from "../metadata/definitions.js";
-import type { ToolContext } from "../runtime/tool-context.js";
+import type { PaginationSpec } from "../metadata/specs.js";
+import type { ToolContext } from "../pipeline/tool-context.js";
 import { toObjectSchema } from "./input-schema.js";
+import { resolveSpecs } from "./resolve-specs.js";
 import type { ScannedMember } from "./scan-service.js";
 
 /** One decorated member of one resolved service, ready to be built into definitions. */
@@ -11,6 +13,8 @@ export interface MemberToBuild {
   readonly instance: object;
   readonly member: ScannedMember;
   readonly classMetadata: ServiceMetadata;
+  /** The app's `budget` option, the default budget of every operation. */
+  readonly appBudget: number | undefined;
 }
 
 /** `ArticlesService.listArticles`, the name used in every start-up error. */
@@ -61,21 +65,41 @@ export function objectSchemaOf(item: MemberToBuild, option: string, schema: Inpu
   return result;
 }
 
-/** The fields every built definition shares, taken from the member being built. */
-export function commonFields(
-  item: MemberToBuild,
-  property: string,
-  where: string,
-  inputSchema: z.ZodObject | undefined,
-) {
+/** What a builder knows about an operation once it has read its own decorator. */
+export interface OperationBasics {
+  readonly kind: "tool" | "resource" | "prompt";
+  readonly name: string;
+  readonly property: string;
+  readonly where: string;
+  readonly inputSchema: z.ZodObject | undefined;
+  /** False for app-only tools. */
+  readonly modelVisible?: boolean;
+  readonly pagination?: PaginationSpec;
+}
+
+/**
+ * The fields every built definition shares: the handler bound to its instance and the
+ * resolved specs of its behaviour decorators (checked here, at start-up).
+ */
+export function commonFields(item: MemberToBuild, basics: OperationBasics) {
+  const { property, where, inputSchema } = basics;
   return {
     where,
     serviceClass: item.serviceClass,
     property,
-    metadata: item.member.metadata,
-    classMetadata: item.classMetadata,
     inputSchema,
     handler: bindHandler(item, property),
+    pagination: basics.pagination,
+    ...resolveSpecs({
+      where,
+      kind: basics.kind,
+      name: basics.name,
+      modelVisible: basics.modelVisible ?? true,
+      serviceClass: item.serviceClass,
+      metadata: item.member.metadata,
+      classMetadata: item.classMetadata,
+      appBudget: item.appBudget,
+    }),
   };
 }
 

@@ -1,5 +1,6 @@
 import type { Prompt } from "@modelcontextprotocol/sdk/types.js";
 import { FrugalConfigError } from "../errors/config-error.js";
+import type { PromptDefinition } from "../pipeline/operation.js";
 import {
   assertPlainMethod,
   bindCompletions,
@@ -8,7 +9,6 @@ import {
   type MemberToBuild,
   objectSchemaOf,
 } from "./build-context.js";
-import type { PromptDefinition } from "./definitions.js";
 import { toSnakeCase } from "./names.js";
 
 /** Builds and checks one `@Prompt`. */
@@ -55,7 +55,7 @@ export function buildPrompt(item: MemberToBuild): PromptDefinition {
   };
   return Object.freeze({
     kind: "prompt",
-    ...commonFields(item, property, where, inputSchema),
+    ...commonFields(item, { kind: "prompt", name, property, where, inputSchema }),
     name,
     listing,
     complete,

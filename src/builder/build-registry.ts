@@ -2,18 +2,19 @@ import { FrugalConfigError } from "../errors/config-error.js";
 import { metadataStore } from "../metadata/store.js";
 import { compose } from "../pipeline/compose.js";
 import type { Invocation, Stage } from "../pipeline/invocation.js";
-import { PIPELINE_ORDER } from "../pipeline/order.js";
-import type { PipelineEnvironment, StageFactory } from "../pipeline/stage-factory.js";
-import type { MemberToBuild } from "./build-context.js";
-import { buildPrompt } from "./build-prompt.js";
-import { buildResource } from "./build-resource.js";
-import { buildTool } from "./build-tool.js";
 import type {
   OperationDefinition,
   PromptDefinition,
   ResourceDefinition,
   ToolDefinition,
-} from "./definitions.js";
+} from "../pipeline/operation.js";
+import { PIPELINE_ORDER } from "../pipeline/order.js";
+import type { StageFactory } from "../pipeline/stage-factory.js";
+import type { MemberToBuild } from "./build-context.js";
+import { buildPrompt } from "./build-prompt.js";
+import { buildResource } from "./build-resource.js";
+import { buildTool } from "./build-tool.js";
+import type { DeclaredService } from "./declared-service.js";
 import type { Operation, Registry } from "./registry.js";
 import { scanService } from "./scan-service.js";
 
@@ -23,38 +24,54 @@ export interface ResolvedService {
   readonly instance: object;
 }
 
+/** What the builder needs besides the services. */
+export interface BuildOptions {
+  /** Every stage factory of the app, in any order: they are sorted into `PIPELINE_ORDER`. */
+  readonly stages: readonly StageFactory[];
+  /** The app's `budget` option, the default budget of every operation. */
+  readonly appBudget: number | undefined;
+}
+
 /**
  * Scans every service, builds and checks each decorated member, and composes its
  * pipeline from the stage factories (in `PIPELINE_ORDER`). Throws a `FrugalConfigError`
  * naming the class and method for any declaration it cannot serve.
  */
 export function buildRegistry(
-  services: readonly ResolvedService[],
-  stageFactories: readonly StageFactory[],
-  env: PipelineEnvironment,
+  services: readonly (ResolvedService | DeclaredService)[],
+  options: BuildOptions,
 ): Registry {
   const tools = new Map<string, Operation<ToolDefinition>>();
   const staticResources = new Map<string, Operation<ResourceDefinition>>();
   const templates: Operation<ResourceDefinition>[] = [];
   const prompts = new Map<string, Operation<PromptDefinition>>();
-  const ordered = [...stageFactories].sort(
+  const ordered = [...options.stages].sort(
     (a, b) => PIPELINE_ORDER.indexOf(a.name) - PIPELINE_ORDER.indexOf(b.name),
   );
   const operation = <D extends OperationDefinition>(definition: D): Operation<D> =>
-    Object.freeze({ definition, execute: composePipeline(definition, ordered, env) });
+    Object.freeze({ definition, execute: composePipeline(definition, ordered) });
 
-  for (const { serviceClass, instance } of services) {
-    const classMetadata = metadataStore.service(serviceClass) ?? {};
-    if (!metadataStore.ownService(serviceClass)?.service) {
+  for (const service of services) {
+    const { serviceClass, instance } = service;
+    const declared = "members" in service ? service.members : undefined;
+    const classMetadata = declared ? {} : (metadataStore.service(serviceClass) ?? {});
+    if (!declared && !metadataStore.ownService(serviceClass)?.service) {
       throw new FrugalConfigError(
         serviceClass.name,
         "is listed in a module's `services` but is not decorated with @McpService()",
         "add @McpService() to the class",
       );
     }
-    for (const member of scanService(serviceClass)) {
-      const item: MemberToBuild = { serviceClass, instance, member, classMetadata };
+    for (const member of declared ?? scanService(serviceClass)) {
+      const item: MemberToBuild = {
+        serviceClass,
+        instance,
+        member,
+        classMetadata,
+        appBudget: options.appBudget,
+      };
       const { tool, resource, prompt } = member.metadata;
+      if (!tool && !resource && !prompt) throw orphanDecorators(item);
       if (tool) addUnique(tools, buildTool(item), "tool name", (d) => d.name, operation);
       if (prompt) addUnique(prompts, buildPrompt(item), "prompt name", (d) => d.name, operation);
       if (resource) {
@@ -93,12 +110,32 @@ function duplicate(definition: OperationDefinition, what: string, key: string, o
   );
 }
 
+/** Behaviour decorators on a member that is no tool, resource or prompt would be silently ignored: refuse them. */
+function orphanDecorators(item: MemberToBuild): FrugalConfigError {
+  const { memberKind: _kind, ...slots } = item.member.metadata;
+  const names = Object.keys(slots).map((slot) => `@${DECORATOR_OF_SLOT[slot] ?? slot}`);
+  return new FrugalConfigError(
+    `${item.serviceClass.name}.${String(item.member.property)}`,
+    `has ${names.join(", ")} but is not a @Tool, @Resource or @Prompt, so ${names.length > 1 ? "they" : "it"} would do nothing`,
+    "add @Tool(), @Resource(uri) or @Prompt() to the method, or remove the decorator",
+  );
+}
+
+const DECORATOR_OF_SLOT: Record<string, string> = {
+  paginated: "Paginated",
+  cached: "Cached",
+  invalidates: "Invalidates",
+  budget: "Budget",
+  ephemeral: "Ephemeral",
+  interceptors: "UseInterceptors",
+  project: "Project",
+};
+
 function composePipeline(
   definition: OperationDefinition,
   factories: readonly StageFactory[],
-  env: PipelineEnvironment,
 ): (invocation: Invocation) => Promise<unknown> {
-  const stages = factories.map((f) => f.create(definition, env)).filter((s): s is Stage => s !== undefined);
+  const stages = factories.map((f) => f.create(definition)).filter((s): s is Stage => s !== undefined);
   const { handler } = definition;
   return compose(stages, async (invocation) => handler(invocation.input, invocation.ctx));
 }

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { FrugalConfigError } from "../errors/config-error.js";
-import { resolvePaginationSpec, withPaginationInput } from "../pagination/paginated-input.js";
+import type { ResourceDefinition } from "../pipeline/operation.js";
 import { UriTemplate } from "../uri/uri-template.js";
 import {
   assertPlainMethod,
@@ -10,8 +10,8 @@ import {
   type MemberToBuild,
   objectSchemaOf,
 } from "./build-context.js";
-import type { ResourceDefinition } from "./definitions.js";
 import { toSnakeCase } from "./names.js";
+import { resolvePaginationSpec, withPaginationInput } from "./paginated-input.js";
 
 /** Builds and checks one `@Resource` (a static URI or a URI template). */
 export function buildResource(item: MemberToBuild): ResourceDefinition {
@@ -81,7 +81,7 @@ export function buildResource(item: MemberToBuild): ResourceDefinition {
   const complete = bindCompletions(item, options.complete);
   return Object.freeze({
     kind: "resource",
-    ...commonFields(item, property, where, inputSchema),
+    ...commonFields(item, { kind: "resource", name, property, where, inputSchema, pagination }),
     name,
     uri,
     mimeType: options.mimeType,

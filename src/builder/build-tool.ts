@@ -1,11 +1,7 @@
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { FrugalConfigError } from "../errors/config-error.js";
-import {
-  pageEnvelopeSchema,
-  resolvePaginationSpec,
-  withPaginationInput,
-} from "../pagination/paginated-input.js";
+import type { ToolDefinition } from "../pipeline/operation.js";
 import {
   assertPlainMethod,
   commonFields,
@@ -13,9 +9,9 @@ import {
   type MemberToBuild,
   objectSchemaOf,
 } from "./build-context.js";
-import type { ToolDefinition } from "./definitions.js";
 import { toJsonSchema } from "./input-schema.js";
 import { isValidToolName, toSnakeCase } from "./names.js";
+import { pageEnvelopeSchema, resolvePaginationSpec, withPaginationInput } from "./paginated-input.js";
 
 /** Builds and checks one `@Tool`. */
 export function buildTool(item: MemberToBuild): ToolDefinition {
@@ -66,12 +62,19 @@ export function buildTool(item: MemberToBuild): ToolDefinition {
   };
   return Object.freeze({
     kind: "tool",
-    ...commonFields(item, property, where, inputSchema),
+    ...commonFields(item, {
+      kind: "tool",
+      name,
+      property,
+      where,
+      inputSchema,
+      pagination,
+      modelVisible: visibility.includes("model"),
+    }),
     outputSchema,
     name,
     listing,
     modelVisible: visibility.includes("model"),
-    pagination,
   });
 }
 

@@ -1,5 +1,5 @@
 import type { Invocation } from "../pipeline/invocation.js";
-import type { PromptDefinition, ResourceDefinition, ToolDefinition } from "./definitions.js";
+import type { PromptDefinition, ResourceDefinition, ToolDefinition } from "../pipeline/operation.js";
 
 /** A built definition with its composed pipeline. */
 export interface Operation<D> {

@@ -24,7 +24,9 @@ export function scanService(serviceClass: Function): ScannedMember[] {
   ) {
     chain.push(prototype);
   }
-  const properties = new Set(chain.flatMap((prototype) => Reflect.ownKeys(prototype)));
+  const properties = new Set(
+    chain.flatMap((prototype) => [...Reflect.ownKeys(prototype), ...metadataStore.ownMembers(prototype)]),
+  );
   properties.delete("constructor");
   const found: ScannedMember[] = [];
   for (const property of properties) {

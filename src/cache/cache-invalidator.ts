@@ -1,9 +1,9 @@
-import type { OperationDefinition, ResourceDefinition } from "../builder/definitions.js";
 import type { Registry } from "../builder/registry.js";
 import type { BusEvent, EventBus } from "../events/event-bus.js";
 import type { Logger } from "../logging/logger.js";
 import type { InvalidationRule } from "../metadata/definitions.js";
 import type { AppMetrics } from "../metrics/app-metrics.js";
+import type { OperationDefinition, ResourceDefinition } from "../pipeline/operation.js";
 import type { EntryMatcher, ResultCache } from "./result-cache.js";
 import type { SingleFlight } from "./single-flight.js";
 
@@ -45,7 +45,7 @@ export class CacheInvalidator {
       ...registry.prompts.values(),
     ];
     for (const { definition } of operations) {
-      for (const rule of definition.metadata.cached?.invalidateOn ?? []) this.addRule(definition, rule);
+      for (const rule of definition.cache?.invalidateOn ?? []) this.addRule(definition, rule);
     }
   }
 

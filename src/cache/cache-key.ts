@@ -1,24 +1,24 @@
 import * as crypto from "node:crypto";
 import { createHash } from "node:crypto";
-import { MAX_TOKENS_META } from "../budget/budget-of.js";
-import { canonicalJson } from "../pagination/canonical-json.js";
+import { canonicalJson } from "../common/canonical-json.js";
 import type { Invocation } from "../pipeline/invocation.js";
+import { requestedTokenLimit } from "../pipeline/token-limit.js";
 
 /**
  * The cache key of a call: service and method, the canonical input (key order and
- * defaults do not change it; the cursor is already decoded into `after`), the page
- * (`after`, `limit`, `fields`, a stream's range) and the owner when scoped to the owner.
+ * defaults do not change it; the cursor is already decoded), what else decides the answer
+ * (`invocation.identity`: the page's `after`, `limit`, `fields`, a stream's range) and the
+ * owner when scoped to the owner.
  */
 export function cacheKey(namespace: string, invocation: Invocation, owner: string | null): string {
-  const page = invocation.page;
   const material = canonicalJson([
     namespace,
     invocation.input ?? null,
-    page ? [page.after, page.limit, page.fields ?? null, page.window ?? null] : null,
+    invocation.identity,
     owner,
     // A client that lowered the budget of this call may get a shorter page or an error:
     // that answer must not be served to calls with the normal budget, nor the reverse.
-    invocation.ctx.metaValue(MAX_TOKENS_META) ?? null,
+    requestedTokenLimit(invocation.ctx.meta) ?? null,
   ]);
   return `${namespace}:${sha256(material)}`;
 }

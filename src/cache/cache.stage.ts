@@ -1,72 +1,89 @@
+import type { Clock } from "../clock/clock.js";
+import type { Logger } from "../logging/logger.js";
+import type { AppMetrics } from "../metrics/app-metrics.js";
+import type { Stage } from "../pipeline/invocation.js";
+import type { OperationDefinition } from "../pipeline/operation.js";
+import { isErrorResult } from "../pipeline/outcomes.js";
 import type { StageFactory } from "../pipeline/stage-factory.js";
-import { CACHE, CLOCK } from "../tokens.js";
 import { cacheKey } from "./cache-key.js";
-import { isCacheable } from "./cacheable.js";
 import type { ResultCache } from "./result-cache.js";
+import type { SingleFlight } from "./single-flight.js";
+
+/** What the cache stage works with, shared by every cached operation of an app. */
+export interface CacheStageDeps {
+  readonly cache: ResultCache;
+  readonly clock: Clock;
+  /** Running misses, so identical concurrent calls run the handler once. */
+  readonly flights: SingleFlight;
+  readonly metrics: AppMetrics;
+  readonly logger: Logger;
+}
 
 /**
  * Under `@Cached`: serves a stored shaped result, or runs the rest of the pipeline once
- * for all identical concurrent calls and stores what it shaped. A failing cache backend
- * never fails a call: it is counted, logged, and the call is served from the source.
+ * for all identical concurrent calls and stores what it shaped. Errors, `isError` results
+ * and results a later stage marked uncacheable (spilled ones) are never stored. A failing
+ * cache backend never fails a call: it is counted, logged, and the call is served from
+ * the source.
  */
-export const cacheStage: StageFactory = {
-  name: "cache",
-  create(definition, env) {
-    const options = definition.metadata.cached;
-    if (!options) return undefined;
-    const cache = env.resolve(CACHE) as ResultCache;
-    const clock = env.resolve(CLOCK);
-    const { metrics, flights, logger } = env;
-    const namespace = definition.where;
-    const ownerScoped = (options.scope ?? (definition.kind === "tool" ? "owner" : "global")) === "owner";
-    const failOpen = async <T>(what: string, operation: () => Promise<T>): Promise<T | undefined> => {
-      try {
-        return await operation();
-      } catch (error) {
-        metrics.cacheBackendErrors++;
-        logger.error(`cache ${what} failed for ${namespace}; serving from the source`, error);
-        return undefined;
-      }
-    };
+export function cacheStage(deps: CacheStageDeps): StageFactory {
+  return { name: "cache", create: (definition) => cacheFor(definition, deps) };
+}
 
-    return async (invocation, next) => {
-      const key = cacheKey(namespace, invocation, ownerScoped ? invocation.ctx.owner : null);
-      const hit = await failOpen("read", () => cache.get(key));
-      if (hit && hit.expiresAt > clock.now()) {
-        metrics.cacheHits++;
-        logger.debug(`cache hit ${key}`);
-        return hit.value;
+function cacheFor(definition: OperationDefinition, deps: CacheStageDeps): Stage | undefined {
+  const spec = definition.cache;
+  if (!spec) return undefined;
+  const { cache, clock, metrics, flights, logger } = deps;
+  const namespace = definition.where;
+  const ownerScoped = spec.scope === "owner";
+  const failOpen = async <T>(what: string, operation: () => Promise<T>): Promise<T | undefined> => {
+    try {
+      return await operation();
+    } catch (error) {
+      metrics.cacheBackendErrors++;
+      logger.error(`cache ${what} failed for ${namespace}; serving from the source`, error);
+      return undefined;
+    }
+  };
+
+  return async (invocation, next) => {
+    const key = cacheKey(namespace, invocation, ownerScoped ? invocation.ctx.owner : null);
+    const hit = await failOpen("read", () => cache.get(key));
+    if (hit && hit.expiresAt > clock.now()) {
+      metrics.cacheHits++;
+      invocation.outcome.cacheHit = true;
+      logger.debug(`cache hit ${key}`);
+      return hit.value;
+    }
+    const running = flights.get(key);
+    if (running) {
+      metrics.cacheCoalesced++;
+      running.join(invocation.ctx.signal);
+      return running.promise;
+    }
+    metrics.cacheMisses++;
+    logger.debug(`cache miss ${key}`);
+    const flight = flights.start(key, namespace, invocation.input, invocation.ctx.signal);
+    invocation.signal = flight.signal;
+    try {
+      const result = await next();
+      if (flight.stale) metrics.cacheStaleDiscards++;
+      else if (invocation.outcome.cacheable && !isErrorResult(result)) {
+        const entry = {
+          value: result,
+          namespace,
+          input: invocation.input,
+          expiresAt: clock.now() + spec.ttl,
+        };
+        await failOpen("write", () => cache.set(key, entry, spec.ttl));
       }
-      const running = flights.get(key);
-      if (running) {
-        metrics.cacheCoalesced++;
-        running.join(invocation.ctx.signal);
-        return running.promise;
-      }
-      metrics.cacheMisses++;
-      logger.debug(`cache miss ${key}`);
-      const flight = flights.start(key, namespace, invocation.input, invocation.ctx.signal);
-      invocation.ctx.useSignal(flight.signal);
-      try {
-        const result = await next();
-        if (flight.stale) metrics.cacheStaleDiscards++;
-        else if (isCacheable(result)) {
-          const entry = {
-            value: result,
-            namespace,
-            input: invocation.input,
-            expiresAt: clock.now() + options.ttl,
-          };
-          await failOpen("write", () => cache.set(key, entry, options.ttl));
-        }
-        flight.resolve(result);
-        return result;
-      } catch (error) {
-        flight.reject(error);
-        throw error;
-      } finally {
-        flights.finish(key, flight);
-      }
-    };
-  },
-};
+      flight.resolve(result);
+      return result;
+    } catch (error) {
+      flight.reject(error);
+      throw error;
+    } finally {
+      flights.finish(key, flight);
+    }
+  };
+}

@@ -1,4 +1,4 @@
-import type { ContentKind } from "./storage.js";
+import type { ContentKind } from "../storage/storage.js";
 
 /** Separator between the items of a stored JSON array. */
 export const ITEM_SEPARATOR = ",\n";

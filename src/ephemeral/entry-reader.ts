@@ -1,5 +1,5 @@
+import type { ResourceStorage, StoredResourceMeta } from "../storage/storage.js";
 import { decodeOffsets, INDEX_ENTRY_BYTES, ITEM_SEPARATOR } from "./content-index.js";
-import type { ResourceStorage, StoredResourceMeta } from "./storage.js";
 
 /** One item (its JSON text) or one line, with its position. */
 export interface Entry {

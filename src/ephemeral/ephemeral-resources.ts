@@ -1,8 +1,9 @@
 import type { Clock } from "../clock/clock.js";
 import type { Logger } from "../logging/logger.js";
+import { newResourceId } from "../storage/resource-id.js";
+import { type ResourceStorage, StorageError, type StoredResourceMeta } from "../storage/storage.js";
 import { encodeContent } from "./content-index.js";
-import { EPHEMERAL_SCHEME, ephemeralUri, idOfEphemeralUri, newResourceId } from "./ephemeral-uri.js";
-import { type ResourceStorage, StorageError, type StoredResourceMeta } from "./storage.js";
+import { EPHEMERAL_SCHEME, ephemeralUri, idOfEphemeralUri } from "./ephemeral-uri.js";
 
 /** App-wide settings of ephemeral resources (`McpFactory.create(…, { ephemeral })`). */
 export interface EphemeralSettings {
@@ -41,9 +42,20 @@ export interface CreateResourceOptions {
   scope?: "owner" | "global";
 }
 
-/** A quota or input problem the client can act on. */
+/** A quota or input problem the client can act on (too large, too many, a quota reached). */
 export class ResourceLimitError extends Error {
   override readonly name = "ResourceLimitError";
+}
+
+/** No resource at that URI that this caller may see: it never existed, expired, or is someone else's. */
+export class ResourceNotFoundError extends Error {
+  override readonly name = "ResourceNotFoundError";
+  constructor(
+    readonly uri: string,
+    detail = "it may have expired or belong to another owner",
+  ) {
+    super(`Resource not found: ${uri} (${detail})`);
+  }
 }
 
 /**
@@ -199,7 +211,7 @@ export class EphemeralResources {
   private async ownedBy(uri: string, caller: string): Promise<StoredResourceMeta> {
     const meta = await this.stat(uri, caller);
     if (!meta || meta.creator !== caller)
-      throw new ResourceLimitError(`no resource ${uri} that you created exists (it may have expired)`);
+      throw new ResourceNotFoundError(uri, "no resource you created exists there; it may have expired");
     return meta;
   }
 

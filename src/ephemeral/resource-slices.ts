@@ -1,29 +1,9 @@
+import type { ResourceSlice } from "../pipeline/resource-handle.js";
+import type { ResourceStorage, StoredResourceMeta } from "../storage/storage.js";
 import { readEntries } from "./entry-reader.js";
-import type { ResourceStorage, StoredResourceMeta } from "./storage.js";
 
 /** Largest byte slice: the same 512 KiB cap as byte chunks. */
 export const MAX_BYTE_SLICE = 512 * 1024;
-
-/** A slice of an ephemeral resource, self-describing. */
-export interface ResourceSlice {
-  uri: string;
-  /** The version read: if it changes between slices, the content changed mid-walk. */
-  version: number;
-  kind: StoredResourceMeta["kind"];
-  offset: number;
-  count: number;
-  /** Items, lines or bytes in the whole resource. */
-  total: number;
-  /** Where the next slice starts, or null at the end. */
-  nextOffset: number | null;
-  hasMore: boolean;
-  items?: unknown[];
-  lines?: string[];
-  /** Base64, for binary content. */
-  bytes?: string;
-  /** Present when the entry at `offset` alone was over the token budget and was skipped. */
-  skipped?: { position: number; tokens: number; budget: number };
-}
 
 /** Reads up to `count` items, lines or bytes from `offset`. */
 export async function readSlice(

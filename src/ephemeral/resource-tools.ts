@@ -1,11 +1,12 @@
 import { z } from "zod";
-import { DEFAULT_SPILL_BUDGET, effectiveBudget } from "../budget/budget-of.js";
-import type { TokenCounter } from "../budget/token-counter.js";
+import type { ResourceSlice } from "../pipeline/resource-handle.js";
+import { DEFAULT_TOKEN_LIMIT, tokenLimit } from "../pipeline/token-limit.js";
+import type { ToolContext } from "../pipeline/tool-context.js";
 import { toolError } from "../results/tool-error.js";
-import type { ToolContext } from "../runtime/tool-context.js";
+import { fitPrefix } from "../tokenizer/fit-prefix.js";
+import type { TokenCounter } from "../tokenizer/token-counter.js";
 import type { EphemeralResources } from "./ephemeral-resources.js";
-import { fitPrefix } from "./fit-prefix.js";
-import { MAX_BYTE_SLICE, type ResourceSlice, readSlice, shortenSlice } from "./resource-slices.js";
+import { MAX_BYTE_SLICE, readSlice, shortenSlice } from "./resource-slices.js";
 import { PatternError, type SearchResult, searchResource } from "./search-resource.js";
 
 /**
@@ -140,7 +141,7 @@ export class EphemeralResourceTools {
   }
 
   private budgetOf(ctx: ToolContext): number {
-    return effectiveBudget(this.appBudget ?? DEFAULT_SPILL_BUDGET, ctx.meta) ?? DEFAULT_SPILL_BUDGET;
+    return tokenLimit(this.appBudget ?? DEFAULT_TOKEN_LIMIT, ctx.meta) ?? DEFAULT_TOKEN_LIMIT;
   }
 }
 

@@ -1,6 +1,6 @@
 import { RE2 } from "re2-wasm";
+import type { ResourceStorage, StoredResourceMeta } from "../storage/storage.js";
 import { walkEntries } from "./entry-reader.js";
-import type { ResourceStorage, StoredResourceMeta } from "./storage.js";
 
 /** How to search: literal text by default; `regex` uses RE2, which runs in linear time. */
 export interface SearchOptions {

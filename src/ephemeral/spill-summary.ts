@@ -1,7 +1,7 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import type { TokenCounter } from "../budget/token-counter.js";
-import { fitPrefix } from "./fit-prefix.js";
-import type { StoredResourceMeta } from "./storage.js";
+import type { StoredResourceMeta } from "../storage/storage.js";
+import { fitPrefix } from "../tokenizer/fit-prefix.js";
+import type { TokenCounter } from "../tokenizer/token-counter.js";
 
 /** What a spilled call returns in `structuredContent` (the declared `outputSchema` is widened to allow it). */
 export interface SpilledResult {

@@ -1,11 +1,19 @@
-import { DEFAULT_SPILL_BUDGET, declaredBudget, effectiveBudget } from "../budget/budget-of.js";
-import { OverBudget } from "../budget/over-budget.js";
-import type { TokenCounter } from "../budget/token-counter.js";
-import { markNotCacheable } from "../cache/cacheable.js";
-import { Page } from "../pagination/page.js";
+import type { Stage } from "../pipeline/invocation.js";
+import type { OperationDefinition } from "../pipeline/operation.js";
+import { isErrorResult, Oversized, ResultPage } from "../pipeline/outcomes.js";
 import type { StageFactory } from "../pipeline/stage-factory.js";
-import { TOKEN_COUNTER } from "../tokens.js";
+import { DEFAULT_TOKEN_LIMIT, tokenLimit } from "../pipeline/token-limit.js";
+import type { TokenCounter } from "../tokenizer/token-counter.js";
+import type { EphemeralResources } from "./ephemeral-resources.js";
 import { spillSummary } from "./spill-summary.js";
+
+/** What the spill stage works with. */
+export interface SpillStageDeps {
+  readonly resources: EphemeralResources;
+  readonly counter: TokenCounter;
+  /** Names of the built-in resource tools, as summaries mention them. */
+  readonly tools: { readonly read: string; readonly search: string };
+}
 
 /**
  * Under `@Ephemeral`: stores a result over the budget (or every result, with
@@ -13,53 +21,53 @@ import { spillSummary } from "./spill-summary.js";
  * A spilled answer is never cached (its resource expires). If storing fails, the call
  * fails with the reason: a result is never silently lost.
  */
-export const spillStage: StageFactory = {
-  name: "spill",
-  create(definition, env) {
-    const options = definition.metadata.ephemeral;
-    if (!options || definition.kind !== "tool") return undefined;
-    const counter = env.resolve(TOKEN_COUNTER) as TokenCounter;
-    const declared = declaredBudget(definition, env.appBudget);
-    return async (invocation, next) => {
-      const value = await next();
-      if ((value as { isError?: unknown } | null)?.isError === true) return value;
-      const overBudget = value instanceof OverBudget;
-      if (!overBudget && options.when !== "always") return value;
-      let stored = overBudget ? value.value : value;
-      let nextCursor: string | null | undefined;
-      if (stored instanceof Page) {
-        nextCursor = stored.nextCursor;
-        stored = stored.items;
-      }
-      const meta = await env.ephemeral.create(
-        stored,
-        {
-          tool: definition.name,
-          name: options.name ?? definition.name,
-          ...(options.description === undefined ? {} : { description: options.description }),
-          ...(options.mimeType === undefined ? {} : { mimeType: options.mimeType }),
-          ...(options.ttl === undefined ? {} : { ttl: options.ttl }),
-          scope: options.scope ?? "owner",
-        },
-        invocation.ctx.owner,
-      );
-      const budget = overBudget
-        ? value.budget
-        : (effectiveBudget(declared, invocation.ctx.meta) ?? DEFAULT_SPILL_BUDGET);
-      const result = await spillSummary(
-        {
-          meta,
-          value: stored,
-          overBudget,
-          budget,
-          preview: options.preview ?? true,
-          readTool: env.ephemeralTools.read,
-          searchTool: env.ephemeralTools.search,
-          ...(nextCursor === undefined ? {} : { nextCursor }),
-        },
-        counter,
-      );
-      return markNotCacheable(result);
-    };
-  },
-};
+export function spillStage(deps: SpillStageDeps): StageFactory {
+  return { name: "spill", create: (definition) => spillFor(definition, deps) };
+}
+
+function spillFor(definition: OperationDefinition, deps: SpillStageDeps): Stage | undefined {
+  const spec = definition.spill;
+  if (!spec || definition.kind !== "tool") return undefined;
+  return async (invocation, next) => {
+    const value = await next();
+    if (isErrorResult(value)) return value;
+    const oversized = value instanceof Oversized ? value : undefined;
+    if (!oversized && spec.when !== "always") return value;
+    let stored = oversized ? oversized.value : value;
+    let nextCursor: string | null | undefined;
+    if (stored instanceof ResultPage) {
+      nextCursor = stored.nextCursor;
+      stored = stored.items;
+    }
+    const meta = await deps.resources.create(
+      stored,
+      {
+        tool: definition.name,
+        name: spec.name,
+        ...(spec.description === undefined ? {} : { description: spec.description }),
+        ...(spec.mimeType === undefined ? {} : { mimeType: spec.mimeType }),
+        ...(spec.ttl === undefined ? {} : { ttl: spec.ttl }),
+        scope: spec.scope,
+      },
+      invocation.ctx.owner,
+    );
+    invocation.outcome.cacheable = false;
+    invocation.outcome.spilled = true;
+    return spillSummary(
+      {
+        meta,
+        value: stored,
+        overBudget: oversized !== undefined,
+        budget:
+          oversized?.budget ??
+          tokenLimit(definition.budget?.tokens, invocation.ctx.meta) ??
+          DEFAULT_TOKEN_LIMIT,
+        preview: spec.preview,
+        readTool: deps.tools.read,
+        searchTool: deps.tools.search,
+        ...(nextCursor === undefined ? {} : { nextCursor }),
+      },
+      deps.counter,
+    );
+  };
+}

@@ -1,6 +1,6 @@
 import { type FSWatcher, watch } from "node:fs";
 import { basename, dirname, resolve } from "node:path";
-import { EventSource } from "./event-source.js";
+import { ExternalEventSource } from "./external-event-source.js";
 
 /** Options of `FileWatchSource`. */
 export interface FileWatchSourceOptions {
@@ -25,7 +25,7 @@ export interface FileWatchSourceOptions {
  * // @Resource("config://app") @Cached({ ttl: 3_600_000, invalidateOn: ["config.changed"] })
  * ```
  */
-export class FileWatchSource extends EventSource {
+export class FileWatchSource extends ExternalEventSource {
   private watcher: FSWatcher | undefined;
   private timer: NodeJS.Timeout | undefined;
 

@@ -1,4 +1,4 @@
-import { EventSource } from "./event-source.js";
+import { ExternalEventSource } from "./external-event-source.js";
 
 /** The part of a `pg` client this source uses. */
 export interface PgListenClient {
@@ -38,7 +38,7 @@ export interface PgNotifySourceOptions {
  * // @Cached({ ttl: 60_000, invalidateOn: [{ event: "articles_changed", match: (i, p) => i.site === p.site }] })
  * ```
  */
-export class PgNotifySource extends EventSource {
+export class PgNotifySource extends ExternalEventSource {
   private client: PgListenClient | undefined;
   private readonly channels: readonly string[];
 

@@ -167,6 +167,8 @@ export interface MethodMetadata {
   invalidates?: readonly string[];
   budget?: { tokens: number; options: BudgetOptions };
   ephemeral?: EphemeralOptions;
+  /** `@UseInterceptors` on the method: interceptor classes, in the order given. */
+  interceptors?: readonly Function[];
 }
 
 /** Class-level metadata recorded by `@McpService` and class decorators. */
@@ -174,4 +176,6 @@ export interface ServiceMetadata {
   service?: McpServiceOptions;
   /** Class-level `@Budget`: the default of every method of the service. */
   budget?: { tokens: number; options: BudgetOptions };
+  /** `@UseInterceptors` on the class: run around every operation of the service. */
+  interceptors?: readonly Function[];
 }

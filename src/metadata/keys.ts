@@ -5,6 +5,8 @@
 export const METADATA = {
   /** Per-method record of the frugal decorators applied to it (see `MethodMetadata`). */
   method: "frugal:method",
+  /** Per-prototype set of the member names decorated on it (fields included). */
+  members: "frugal:members",
   /** Per-class record of class decorators (`@McpService`, class-level `@Budget`, …). */
   service: "frugal:service",
   /** `@McpModule` options on a module class. */

@@ -18,6 +18,17 @@ export const metadataStore = {
     const own: MethodMetadata | undefined = Reflect.getOwnMetadata(METADATA.method, prototype, property);
     const next: MethodMetadata = { ...own, ...patch, memberKind: worstKind(own?.memberKind, memberKind) };
     Reflect.defineMetadata(METADATA.method, Object.freeze(next), prototype, property);
+    // Fields live on instances, not on the prototype: remember every decorated name so the
+    // scanner finds them too (and the builder can refuse them) instead of dropping them.
+    const members: ReadonlySet<string | symbol> =
+      Reflect.getOwnMetadata(METADATA.members, prototype) ?? new Set();
+    if (!members.has(property))
+      Reflect.defineMetadata(METADATA.members, new Set([...members, property]), prototype);
+  },
+
+  /** Names decorated on exactly this prototype (methods, accessors and fields). */
+  ownMembers(prototype: object): ReadonlySet<string | symbol> {
+    return Reflect.getOwnMetadata(METADATA.members, prototype) ?? new Set();
   },
 
   /** The record declared on exactly this prototype, ignoring parents. */

@@ -1,8 +1,9 @@
+import type { StableKeyValue } from "../pipeline/tool-context.js";
 /**
  * Key values keep their types through a cursor: dates and bigints are tagged so they
  * come back as `Date` and `bigint`, not as strings.
  */
-export type KeyValue = string | number | boolean | bigint | Date | null;
+export type KeyValue = StableKeyValue;
 
 type Encoded = string | number | boolean | null | { $d: string } | { $b: string };
 

@@ -1,12 +1,14 @@
-import type { OperationDefinition } from "../builder/definitions.js";
+import type { Clock } from "../clock/clock.js";
+import { canonicalJson } from "../common/canonical-json.js";
 import { invalidParams } from "../errors/protocol-errors.js";
-import type { PipelineEnvironment, StageFactory } from "../pipeline/stage-factory.js";
+import type { PaginationSpec } from "../metadata/specs.js";
+import type { Stage } from "../pipeline/invocation.js";
+import type { OperationDefinition } from "../pipeline/operation.js";
+import type { StageFactory } from "../pipeline/stage-factory.js";
 import { toolError } from "../results/tool-error.js";
-import { CLOCK } from "../tokens.js";
-import { canonicalJson } from "./canonical-json.js";
-import { type CursorBinding, CursorError } from "./cursor-codec.js";
+import { type CursorBinding, type CursorCodec, CursorError } from "./cursor-codec.js";
 import type { KeyValue } from "./cursor-values.js";
-import type { PaginationSpec } from "./paginated-input.js";
+import { PAGE_REQUEST } from "./page-request.js";
 import { describeKeySpec } from "./stable-key.js";
 import { BoundError, resolveWindow, type StreamWindow } from "./stream-window.js";
 
@@ -17,66 +19,68 @@ import { BoundError, resolveWindow, type StreamWindow } from "./stream-window.js
  * spec and the principal; anything else is refused with a message telling the client to
  * start again without a cursor.
  */
-export const decodeCursorStage: StageFactory = {
-  name: "decodeCursor",
-  create(definition, env) {
-    const spec = definition.pagination;
-    if (!spec) return undefined;
-    const keySpec = describeKeySpec({ fields: spec.stableKey, order: spec.order });
-    const operation = definition.kind === "resource" ? definition.uri : definition.name;
-    const clock = env.resolve(CLOCK);
-    return async (invocation, next) => {
-      const { cursor, limit, fields, ...rest } = invocation.input as Record<string, unknown>;
-      const owner = invocation.ctx.owner;
-      const binding: CursorBinding = {
-        operation,
-        canonicalInput: canonicalJson(rest),
-        keySpec,
-        principal: owner.startsWith("principal:") ? owner : null,
-      };
-      let opened: { after: Record<string, KeyValue> | null; window: StreamWindow | undefined };
-      try {
-        opened =
-          typeof cursor === "string"
-            ? openCursor(env, cursor, binding, spec)
-            : firstPage(rest, spec, clock.now());
-      } catch (error) {
-        if (error instanceof CursorError)
-          return refuse(
-            definition,
-            `Invalid cursor: ${error.message}. Call ${operation} again without \`cursor\` to start from the first page.`,
-          );
-        if (error instanceof BoundError)
-          return refuse(definition, `Invalid arguments for ${operation}: ${error.message}.`);
-        throw error;
-      }
-      const page = {
-        after: opened.after,
-        limit: Math.min(typeof limit === "number" ? limit : spec.limit, spec.maxLimit),
-        fields: spec.fields
-          ? ((fields as string[] | undefined) ?? spec.defaultFields ?? spec.fields)
-          : undefined,
-      };
-      invocation.page = { ...page, binding, window: opened.window };
-      invocation.ctx.attachPage({
-        ...page,
-        cursor: typeof cursor === "string" ? cursor : null,
-        ...(opened.window ? { since: opened.window.since, until: opened.window.until } : {}),
-      });
-      // The handler gets its own arguments; the page (and a stream's range) arrive through ctx.page.
-      if (spec.stream) {
-        const { since: _since, until: _until, ...own } = rest;
-        invocation.input = own;
-      } else {
-        invocation.input = rest;
-      }
-      return next();
-    };
-  },
-};
+export function decodeCursorStage(cursors: CursorCodec, clock: Clock): StageFactory {
+  return { name: "decodeCursor", create: (definition) => decoderFor(definition, cursors, clock) };
+}
 
-function openCursor(env: PipelineEnvironment, cursor: string, binding: CursorBinding, spec: PaginationSpec) {
-  const { after, state } = env.cursors.open(cursor, binding);
+function decoderFor(definition: OperationDefinition, cursors: CursorCodec, clock: Clock): Stage | undefined {
+  const spec = definition.pagination;
+  if (!spec) return undefined;
+  const keySpec = describeKeySpec({ fields: spec.stableKey, order: spec.order });
+  const operation = definition.kind === "resource" ? definition.uri : definition.name;
+  return async (invocation, next) => {
+    const { cursor, limit, fields, ...rest } = invocation.input as Record<string, unknown>;
+    const owner = invocation.ctx.owner;
+    const binding: CursorBinding = {
+      operation,
+      canonicalInput: canonicalJson(rest),
+      keySpec,
+      principal: owner.startsWith("principal:") ? owner : null,
+    };
+    let opened: { after: Record<string, KeyValue> | null; window: StreamWindow | undefined };
+    try {
+      opened =
+        typeof cursor === "string"
+          ? openCursor(cursors, cursor, binding, spec)
+          : firstPage(rest, spec, clock.now());
+    } catch (error) {
+      if (error instanceof CursorError)
+        return refuse(
+          definition,
+          `Invalid cursor: ${error.message}. Call ${operation} again without \`cursor\` to start from the first page.`,
+        );
+      if (error instanceof BoundError)
+        return refuse(definition, `Invalid arguments for ${operation}: ${error.message}.`);
+      throw error;
+    }
+    const page = {
+      after: opened.after,
+      limit: Math.min(typeof limit === "number" ? limit : spec.limit, spec.maxLimit),
+      fields: spec.fields
+        ? ((fields as string[] | undefined) ?? spec.defaultFields ?? spec.fields)
+        : undefined,
+    };
+    PAGE_REQUEST.set(invocation, { ...page, binding, window: opened.window });
+    // What decides this page besides the input: the cache keys by it.
+    invocation.identity.push(page.after, page.limit, page.fields ?? null, opened.window ?? null);
+    invocation.page = {
+      ...page,
+      cursor: typeof cursor === "string" ? cursor : null,
+      ...(opened.window ? { since: opened.window.since, until: opened.window.until } : {}),
+    };
+    // The handler gets its own arguments; the page (and a stream's range) arrive through ctx.page.
+    if (spec.stream) {
+      const { since: _since, until: _until, ...own } = rest;
+      invocation.input = own;
+    } else {
+      invocation.input = rest;
+    }
+    return next();
+  };
+}
+
+function openCursor(cursors: CursorCodec, cursor: string, binding: CursorBinding, spec: PaginationSpec) {
+  const { after, state } = cursors.open(cursor, binding);
   const window = spec.stream ? { since: asBound(state.s), until: asBound(state.u) } : undefined;
   return { after, window };
 }

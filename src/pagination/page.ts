@@ -1,3 +1,4 @@
+import { ResultPage } from "../pipeline/outcomes.js";
 import type { KeyValue } from "./cursor-values.js";
 
 /** Makes the cursor that continues after an item with this key. */
@@ -14,7 +15,7 @@ export type PageDescriber = (
  * `{ items, nextCursor, hasMore, count }`; keeps each item's key so a later stage (the
  * budget) can shrink it to a prefix whose `nextCursor` follows what was really returned.
  */
-export class Page<T = unknown> {
+export class Page<T = unknown> extends ResultPage<T> {
   constructor(
     readonly items: readonly T[],
     private readonly keys: ReadonlyArray<Record<string, KeyValue>>,
@@ -22,10 +23,8 @@ export class Page<T = unknown> {
     readonly hasMore: boolean,
     private readonly makeCursor: CursorMaker,
     private readonly describe?: PageDescriber,
-  ) {}
-
-  get count(): number {
-    return this.items.length;
+  ) {
+    super();
   }
 
   /** The cursor of the next page, or null on the last one. */

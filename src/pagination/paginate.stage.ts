@@ -1,10 +1,14 @@
-import type { PageRequest } from "../pipeline/invocation.js";
+import type { PaginationSpec } from "../metadata/specs.js";
+import type { Stage } from "../pipeline/invocation.js";
+import type { OperationDefinition } from "../pipeline/operation.js";
+import { isErrorResult } from "../pipeline/outcomes.js";
 import type { StageFactory } from "../pipeline/stage-factory.js";
-import { isPlainObject, jsonReplacer } from "../results/shape-tool-result.js";
+import { jsonReplacer } from "../results/shape-tool-result.js";
 import { type CollectedRows, rowsFromArray, rowsFromIterable, rowsFromTrustedArray } from "./collect-rows.js";
+import type { CursorCodec } from "./cursor-codec.js";
 import type { KeyValue } from "./cursor-values.js";
 import { Page, type PageDescriber } from "./page.js";
-import type { PaginationSpec } from "./paginated-input.js";
+import { PAGE_REQUEST, type PageRequest } from "./page-request.js";
 import { compareKeys, type KeySpec, keyOf } from "./stable-key.js";
 
 /**
@@ -13,55 +17,49 @@ import { compareKeys, type KeySpec, keyOf } from "./stable-key.js";
  * selected fields, bounds stream chunks by size, and makes the `nextCursor` from the last
  * item's key.
  */
-export const paginateStage: StageFactory = {
-  name: "paginate",
-  create(definition, env) {
-    const spec = definition.pagination;
-    if (!spec) return undefined;
-    const keySpec: KeySpec = { fields: spec.stableKey, order: spec.order };
-    return async (invocation, next) => {
-      const value = await next();
-      const request = invocation.page;
-      if (!request) throw new Error("the decodeCursor stage did not run before paginate");
-      // A handler that answers with an isError result (e.g. `toolError("unknown site")`) is not paged.
-      if (isPlainObject(value) && value.isError === true) return value;
-      let rows: CollectedRows;
-      if (Array.isArray(value)) {
-        rows = pushedDown(value, request, keySpec, invocation.ctx.pageWasRead)
-          ? rowsFromTrustedArray(value, request, keySpec)
-          : rowsFromArray(value, request, keySpec);
-      } else if (isIterable(value)) {
-        rows = await rowsFromIterable(value, request, keySpec);
-      } else {
-        throw new Error(
-          `${definition.where} is @Paginated, so it must return an array or an (async) iterable of items, not ${value === null ? "null" : typeof value}`,
-        );
-      }
-      let items = request.fields
-        ? rows.items.map((item) => pick(item, request.fields as string[]))
-        : rows.items;
-      let { keys, hasMore } = rows;
-      const maxBytes = spec.stream?.maxBytes;
-      if (maxBytes !== undefined) {
-        const fit = prefixWithin(items, maxBytes);
-        if (fit < items.length) {
-          items = items.slice(0, fit);
-          keys = keys.slice(0, fit);
-          hasMore = true;
-        }
-      }
-      const state = request.window ? { s: request.window.since, u: request.window.until } : undefined;
-      const makeCursor = (key: Record<string, KeyValue>) => env.cursors.encode(key, request.binding, state);
-      return new Page(
-        items,
-        keys,
-        hasMore,
-        makeCursor,
-        spec.stream ? describeChunk(spec, request) : undefined,
+export function paginateStage(cursors: CursorCodec): StageFactory {
+  return { name: "paginate", create: (definition) => paginatorFor(definition, cursors) };
+}
+
+function paginatorFor(definition: OperationDefinition, cursors: CursorCodec): Stage | undefined {
+  const spec = definition.pagination;
+  if (!spec) return undefined;
+  const keySpec: KeySpec = { fields: spec.stableKey, order: spec.order };
+  return async (invocation, next) => {
+    const value = await next();
+    const request = PAGE_REQUEST.get(invocation);
+    // A handler that answers with an isError result (e.g. `toolError("unknown site")`) is not paged.
+    if (isErrorResult(value)) return value;
+    let rows: CollectedRows;
+    if (Array.isArray(value)) {
+      rows = pushedDown(value, request, keySpec, invocation.pageRead)
+        ? rowsFromTrustedArray(value, request, keySpec)
+        : rowsFromArray(value, request, keySpec);
+    } else if (isIterable(value)) {
+      rows = await rowsFromIterable(value, request, keySpec);
+    } else {
+      throw new Error(
+        `${definition.where} is @Paginated, so it must return an array or an (async) iterable of items, not ${value === null ? "null" : typeof value}`,
       );
-    };
-  },
-};
+    }
+    let items = request.fields
+      ? rows.items.map((item) => pick(item, request.fields as string[]))
+      : rows.items;
+    let { keys, hasMore } = rows;
+    const maxBytes = spec.stream?.maxBytes;
+    if (maxBytes !== undefined) {
+      const fit = prefixWithin(items, maxBytes);
+      if (fit < items.length) {
+        items = items.slice(0, fit);
+        keys = keys.slice(0, fit);
+        hasMore = true;
+      }
+    }
+    const state = request.window ? { s: request.window.since, u: request.window.until } : undefined;
+    const makeCursor = (key: Record<string, KeyValue>) => cursors.encode(key, request.binding, state);
+    return new Page(items, keys, hasMore, makeCursor, spec.stream ? describeChunk(spec, request) : undefined);
+  };
+}
 
 /** Stream chunks say which range the walk covers and which part this chunk holds. */
 function describeChunk(spec: PaginationSpec, request: PageRequest): PageDescriber {

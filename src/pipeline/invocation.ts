@@ -1,31 +1,113 @@
-import type { OperationDefinition } from "../builder/definitions.js";
-import type { CursorBinding } from "../pagination/cursor-codec.js";
-import type { KeyValue } from "../pagination/cursor-values.js";
-import type { StreamWindow } from "../pagination/stream-window.js";
-import type { CallContext } from "../runtime/call-context.js";
+import type { OperationDefinition } from "./operation.js";
+import type { PageContext, ToolContext } from "./tool-context.js";
+
+/**
+ * What the handler's context reads from its call. Stages set it; the context the handler
+ * sees (`ToolContext`) exposes only `page` and `signal`, so a handler cannot change it.
+ */
+export interface CallState {
+  /** Under `@Paginated`: the page the handler is asked for (`ctx.page`). */
+  page: PageContext | undefined;
+  /** True once the handler read `ctx.page`: it pushed the page into its query, so its order is trusted. */
+  pageRead: boolean;
+  /**
+   * When set, the signal the rest of the call runs under instead of the request's own: a
+   * coalesced cache miss runs with a signal aborted only when every waiting caller cancelled.
+   */
+  signal: AbortSignal | undefined;
+}
+
+/**
+ * What stages learn about a call, for the stages around them and for the app's counters.
+ * The pipeline owns these names, so no capability needs to know another.
+ */
+export interface CallOutcome {
+  /** False when the result must not be cached (it was spilled into a resource that expires). */
+  cacheable: boolean;
+  /** True when the result was served from the cache. */
+  cacheHit: boolean;
+  /** True when the result was stored as an ephemeral resource and a link returned. */
+  spilled: boolean;
+  /** Tokens the model reads, when a budget counted them. */
+  tokens: number | undefined;
+  /** Items of the page returned, under `@Paginated`. */
+  pageCount: number | undefined;
+}
 
 /** The state of one call as it passes through the pipeline. */
-export interface Invocation {
+export interface Invocation extends CallState {
   readonly definition: OperationDefinition;
   /** Arguments as the client sent them (tool arguments, template variables, prompt arguments). */
   readonly args: Record<string, unknown>;
   /** The validated, typed input; set by the `validate` stage. */
   input: unknown;
-  readonly ctx: CallContext;
+  /** The handler's context for this call. */
+  readonly ctx: ToolContext;
   /** For resource reads: the concrete URI requested. */
   readonly uri: string | undefined;
-  /** Under `@Paginated`: the decoded page request; set by the `decodeCursor` stage. */
-  page?: PageRequest;
+  /**
+   * What decides the answer besides the input (the page position, the selected fields, a
+   * stream's range). Stages before the cache add to it; the cache keys by it.
+   */
+  readonly identity: unknown[];
+  readonly outcome: CallOutcome;
+  /** The last result shaped for this call, so two stages never shape one value twice. */
+  shaped: { readonly from: unknown; readonly result: unknown } | undefined;
+  /** State a capability keeps between its own stages (see `InvocationSlot`). */
+  readonly slots: Map<InvocationSlot<unknown>, unknown>;
 }
 
-/** A decoded page request: where to start, how many, which fields, and what cursors bind to. */
-export interface PageRequest {
-  readonly after: Readonly<Record<string, KeyValue>> | null;
-  readonly limit: number;
-  readonly fields: readonly string[] | undefined;
-  readonly binding: CursorBinding;
-  /** For stream chunks: the range of the first key field this walk covers. */
-  readonly window: StreamWindow | undefined;
+/**
+ * A typed place on the invocation that one capability shares between its stages (the
+ * decoded page request, from cursor decoding to pagination). Keep the slot private to the
+ * capability: other capabilities talk through `CallOutcome` and the pipeline's types.
+ *
+ * @example
+ * ```ts
+ * const REQUEST = new InvocationSlot<PageRequest>("pagination.request");
+ * REQUEST.set(invocation, request);           // in one stage
+ * const request = REQUEST.get(invocation);    // in a later one
+ * ```
+ */
+export class InvocationSlot<T> {
+  constructor(readonly name: string) {}
+
+  set(invocation: Invocation, value: T): void {
+    invocation.slots.set(this, value);
+  }
+
+  get(invocation: Invocation): T {
+    if (!invocation.slots.has(this))
+      throw new Error(`pipeline slot "${this.name}" was read before it was set`);
+    return invocation.slots.get(this) as T;
+  }
+}
+
+/**
+ * A fresh invocation. The runtime makes the handler's context from the call state it is
+ * given, so the context reads the page and signal that stages set.
+ */
+export function newInvocation(
+  definition: OperationDefinition,
+  args: Record<string, unknown>,
+  uri: string | undefined,
+  makeContext: (state: CallState) => ToolContext,
+): Invocation {
+  const invocation = {
+    definition,
+    args,
+    input: undefined,
+    uri,
+    page: undefined,
+    pageRead: false,
+    signal: undefined,
+    identity: [],
+    outcome: { cacheable: true, cacheHit: false, spilled: false, tokens: undefined, pageCount: undefined },
+    shaped: undefined,
+    slots: new Map(),
+  } as Omit<Invocation, "ctx"> & { ctx?: ToolContext };
+  invocation.ctx = makeContext(invocation);
+  return invocation as Invocation;
 }
 
 /** Runs the rest of the pipeline and resolves with its result. */

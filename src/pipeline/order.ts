@@ -1,21 +1,24 @@
 /**
  * The one documented order of a call, from the outside in:
  *
- *   validate → invalidate → decodeCursor → cache → shape → spill → budget → paginate → (handler)
+ *   validate → interceptors → invalidate → decodeCursor → cache → shape → spill → budget → paginate → (handler)
  *
  * Read left to right it is the order in which stages *start*; results travel back right
  * to left. So the handler's raw value is paginated first, then held to the budget, then
  * spilled if it is still too large, then shaped into a protocol result, which is what the
- * cache stores. This matches the contract's "validate → decode cursor → cache lookup →
- * handler → paginate → budget → spill → shape the result". `invalidate` (`@Invalidates`)
- * sits just inside validation so that it sees the final result: it emits its events only
- * after a success, and before the response leaves.
+ * cache stores and what interceptors see. This matches the contract's "validate →
+ * interceptors → decode cursor → cache lookup → handler → paginate → budget → spill →
+ * shape the result". Interceptors run after validation and before the cache, so they
+ * guard cache hits too. `invalidate` (`@Invalidates`) sits inside them so that it sees the
+ * final result: it emits only after a success (an interceptor's refusal emits nothing),
+ * and before the response leaves.
  *
  * A stage that does not apply to an operation (no `@Cached`, no `@Paginated`, …) is left
  * out when the pipeline is composed, so undecorated tools pay nothing for it.
  */
 export const PIPELINE_ORDER = [
   "validate",
+  "interceptors",
   "invalidate",
   "decodeCursor",
   "cache",

@@ -2,7 +2,8 @@ import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
 import type { ProviderEntry } from "../decorators/mcp-module.decorator.js";
 import type { EphemeralSettings } from "../ephemeral/ephemeral-resources.js";
 import type { CursorSecret } from "../pagination/cursor-keys.js";
-import type { InputLimits } from "../pipeline/stage-factory.js";
+import type { InterceptorClass } from "../pipeline/interceptor.js";
+import type { InputLimits } from "../pipeline/stages/measure-input.js";
 
 /**
  * Options of `McpFactory.create`.
@@ -29,6 +30,11 @@ export interface McpAppOptions {
   inputLimits?: Partial<InputLimits>;
   /** Maps auth info to the principal that owns a call's data (default: `auth.clientId`). */
   principalOf?: (auth: AuthInfo) => string;
+  /**
+   * Interceptors around every call of the app (before class and method ones), in order:
+   * injectable classes with `intercept(call, next)`, built by the app's container.
+   */
+  interceptors?: readonly InterceptorClass[];
   /** Providers that override the modules' own (used by `createTestClient`). */
   providers?: ProviderEntry[];
   /** How long `app.close()` waits for running calls before ending sessions (default 10 s). */

@@ -6,6 +6,7 @@ import type { EphemeralResources } from "../ephemeral/ephemeral-resources.js";
 import type { EventBus } from "../events/event-bus.js";
 import type { Logger } from "../logging/logger.js";
 import type { AppMetrics } from "../metrics/app-metrics.js";
+import type { ResourceHandleFactory } from "./call-context.js";
 
 /** What the registrar needs from the app to serve one session. */
 export interface AppRuntime {
@@ -20,4 +21,6 @@ export interface AppRuntime {
   readonly cache: ResultCache;
   readonly invalidator: CacheInvalidator;
   readonly ephemeral: EphemeralResources;
+  /** Makes `ctx.resources` for one call. */
+  readonly resourceHandle: ResourceHandleFactory;
 }

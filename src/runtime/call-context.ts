@@ -9,11 +9,11 @@ import {
   type ServerNotification,
   type ServerRequest,
 } from "@modelcontextprotocol/sdk/types.js";
-import type { EphemeralResources } from "../ephemeral/ephemeral-resources.js";
-import { type ResourceHandle, resourceHandle } from "../ephemeral/resource-handle.js";
 import type { EventBus } from "../events/event-bus.js";
+import type { CallState } from "../pipeline/invocation.js";
+import type { ResourceHandle } from "../pipeline/resource-handle.js";
+import type { McpLog, PageContext, SampleOptions, ToolContext } from "../pipeline/tool-context.js";
 import { logLevelPasses, type Session } from "./session.js";
-import type { McpLog, PageContext, SampleOptions, ToolContext } from "./tool-context.js";
 
 /** The SDK's per-request extra, as the low-level server hands it to a handler. */
 export type RequestExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
@@ -29,36 +29,37 @@ const LEVELS: LoggingLevel[] = [
   "emergency",
 ];
 
+/** Makes the `ctx.resources` handle of one call (owned by `owner`, made by `operation`). */
+export type ResourceHandleFactory = (owner: string, operation: string) => ResourceHandle;
+
 /**
  * The `ToolContext` of one call. Everything costly (the combined signal, the logger) is
- * built on first use, so a call that ignores its context pays nothing for it.
+ * built on first use, so a call that ignores its context pays nothing for it. The call
+ * state that stages set (the page, a coalesced miss's signal) is held in a truly private
+ * field: a handler reads it through `page` and `signal` and cannot change it.
  */
 export class CallContext implements ToolContext {
+  readonly #state: CallState;
   private combinedSignal: AbortSignal | undefined;
   private logger: McpLog | undefined;
-  private pageContext: PageContext | undefined;
   private resourceHandle: ResourceHandle | undefined;
-  /** True once the handler read `ctx.page`: it then pushed the page into its query, so its order is trusted. */
-  pageWasRead = false;
 
   constructor(
+    state: CallState,
     private readonly session: Session,
     private readonly extra: RequestExtra,
     readonly owner: string,
     readonly events: EventBus,
     /** Name of the tool, resource or prompt, used as the MCP logger name. */
     private readonly operation: string,
-    private readonly ephemeral: EphemeralResources,
-  ) {}
-
-  get resources(): ResourceHandle {
-    this.resourceHandle ??= resourceHandle(this.ephemeral, this.owner, this.operation);
-    return this.resourceHandle;
+    private readonly makeResourceHandle: ResourceHandleFactory,
+  ) {
+    this.#state = state;
   }
 
-  /** One `_meta` value of the request, without building an object when there is no `_meta`. */
-  metaValue(key: string): unknown {
-    return this.extra._meta?.[key];
+  get resources(): ResourceHandle {
+    this.resourceHandle ??= this.makeResourceHandle(this.owner, this.operation);
+    return this.resourceHandle;
   }
 
   get sessionId(): string {
@@ -78,24 +79,13 @@ export class CallContext implements ToolContext {
   }
 
   get page(): PageContext | undefined {
-    if (this.pageContext) this.pageWasRead = true;
-    return this.pageContext;
-  }
-
-  /**
-   * Runs the rest of this call under another signal: a coalesced cache miss runs with a
-   * signal that aborts only when every waiting caller has cancelled.
-   */
-  useSignal(signal: AbortSignal): void {
-    this.combinedSignal = signal;
-  }
-
-  /** Set by the `decodeCursor` stage under `@Paginated`. */
-  attachPage(page: PageContext): void {
-    this.pageContext = page;
+    const page = this.#state.page;
+    if (page) this.#state.pageRead = true;
+    return page;
   }
 
   get signal(): AbortSignal {
+    if (this.#state.signal) return this.#state.signal;
     this.combinedSignal ??= AbortSignal.any([this.extra.signal, this.session.lifetime.signal]);
     return this.combinedSignal;
   }

@@ -1,10 +1,10 @@
 import type { EventBus } from "../events/event-bus.js";
-import { EventSource } from "../events/event-source.js";
+import { ExternalEventSource } from "../events/external-event-source.js";
 import type { Logger } from "../logging/logger.js";
 import { awaitReady } from "./lifecycle.js";
 
 /**
- * Starts every `EventSource` provider (they are closed with the other providers). Like
+ * Starts every `ExternalEventSource` provider (they are closed with the other providers). Like
  * `ready()`, this is bounded: a source that cannot connect is logged, and the app starts
  * without it rather than not at all.
  */
@@ -14,7 +14,7 @@ export async function startEventSources(
   timeoutMs: number,
   logger: Logger,
 ): Promise<void> {
-  const sources = instances.filter((i): i is EventSource => i instanceof EventSource);
+  const sources = instances.filter((i): i is ExternalEventSource => i instanceof ExternalEventSource);
   const starts = sources.map((source) => ({
     ready: () =>
       source.start(bus).catch((error: unknown) => {

@@ -1,10 +1,10 @@
-import { BpeTokenCounter } from "../budget/bpe-token-counter.js";
 import { LruCache } from "../cache/lru-cache.js";
 import { SystemClock } from "../clock/clock.js";
 import type { ProviderEntry } from "../decorators/mcp-module.decorator.js";
-import { MemoryStorage } from "../ephemeral/memory-storage.js";
 import { InMemoryEventBus } from "../events/in-memory-event-bus.js";
 import { StderrLogger } from "../logging/logger.js";
+import { MemoryStorage } from "../storage/memory-storage.js";
+import { BpeTokenCounter } from "../tokenizer/bpe-token-counter.js";
 import { CACHE, CLOCK, EVENT_BUS, LOGGER, STORAGE, TOKEN_COUNTER } from "../tokens.js";
 
 /**

@@ -3,13 +3,13 @@ import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 import type { InjectionToken } from "tsyringe";
-import { createHttpHandler, type HttpHandler, type HttpHandlerOptions } from "../http/http-handler.js";
 import type { Logger } from "../logging/logger.js";
+import { createHttpHandler, type HttpHandler, type HttpHandlerOptions } from "../transports/http-handler.js";
+import { type ListenOptions, listen } from "../transports/listen.js";
 import type { AppContainer } from "./app-container.js";
 import type { McpAppOptions } from "./app-options.js";
 import type { AppRuntime } from "./app-runtime.js";
 import { closeAll } from "./lifecycle.js";
-import { type ListenOptions, listen } from "./listen.js";
 import { createRegistrar } from "./registrar.js";
 import { type Session, sessionServes } from "./session.js";
 

@@ -1,16 +1,21 @@
-import type { TokenCounter } from "../budget/token-counter.js";
+import type { InjectionToken } from "tsyringe";
 import { buildRegistry, type ResolvedService } from "../builder/build-registry.js";
+import { OptionChecker } from "../builder/check-options.js";
+import type { DeclaredService } from "../builder/declared-service.js";
+import { checkInterceptors } from "../builder/resolve-specs.js";
 import { CacheInvalidator } from "../cache/cache-invalidator.js";
 import type { ResultCache } from "../cache/result-cache.js";
 import { SingleFlight } from "../cache/single-flight.js";
 import { EphemeralResources } from "../ephemeral/ephemeral-resources.js";
+import { resourceHandle } from "../ephemeral/resource-handle.js";
+import { EphemeralResourceTools } from "../ephemeral/resource-tools.js";
 import { resourceToolsService } from "../ephemeral/resource-tools.service.js";
-import type { ResourceStorage } from "../ephemeral/storage.js";
 import { AppMetrics } from "../metrics/app-metrics.js";
 import { CursorCodec } from "../pagination/cursor-codec.js";
 import { createKeyring } from "../pagination/cursor-keys.js";
-import type { PipelineEnvironment } from "../pipeline/stage-factory.js";
-import { DEFAULT_STAGES } from "../pipeline/stages/default-stages.js";
+import type { Interceptor, InterceptorClass } from "../pipeline/interceptor.js";
+import type { ResourceStorage } from "../storage/storage.js";
+import type { TokenCounter } from "../tokenizer/token-counter.js";
 import { CACHE, CLOCK, EVENT_BUS, LOGGER, STORAGE, TOKEN_COUNTER } from "../tokens.js";
 import { type AppContainer, createAppContainer } from "./app-container.js";
 import { DEFAULT_INPUT_LIMITS, type McpAppOptions } from "./app-options.js";
@@ -19,6 +24,7 @@ import { frameworkProviders } from "./framework-providers.js";
 import { acquireAll, awaitReady } from "./lifecycle.js";
 import { McpApp } from "./mcp-app.js";
 import { collectModuleGraph } from "./module-graph.js";
+import { pipelineStages } from "./pipeline-stages.js";
 import { declaresEphemeral, usesBudgets, usesPagination } from "./registry-facts.js";
 
 /**
@@ -39,6 +45,7 @@ export const McpFactory = {
    */
   async create(rootModule: Function, options: McpAppOptions): Promise<McpApp> {
     const graph = collectModuleGraph(rootModule);
+    const appBudget = checkAppBudget(options.budget);
     const appContainer = createAppContainer(
       [...frameworkProviders(), ...graph.providers, ...(options.providers ?? [])],
       graph.services,
@@ -46,6 +53,7 @@ export const McpFactory = {
     const logger = appContainer.resolve(LOGGER);
     const clock = appContainer.resolve(CLOCK);
     const events = appContainer.resolve(EVENT_BUS);
+    const counter = appContainer.resolve(TOKEN_COUNTER) as TokenCounter;
     const keyring = createKeyring(options.cursorSecret);
     const ephemeral = new EphemeralResources(
       appContainer.resolve(STORAGE) as ResourceStorage,
@@ -53,17 +61,23 @@ export const McpFactory = {
       logger,
       options.ephemeral,
     );
-    const ephemeralTools = {
+    const resourceTools = {
       read: options.ephemeral?.readToolName ?? "read_resource",
       search: options.ephemeral?.searchToolName ?? "search_resource",
     };
-    const env: PipelineEnvironment = {
-      resolve: appContainer.resolve,
+    const metrics = new AppMetrics();
+    const flights = new SingleFlight();
+    const interceptorOf = interceptorFactory(appContainer);
+    const stages = pipelineStages({
       logger,
-      metrics: new AppMetrics(),
-      flights: new SingleFlight(),
-      appBudget: options.budget,
+      clock,
+      metrics,
       inputLimits: { ...DEFAULT_INPUT_LIMITS, ...options.inputLimits },
+      appInterceptors: checkInterceptors("McpFactory.create options.interceptors", options.interceptors).map(
+        interceptorOf,
+      ),
+      interceptorOf,
+      bus: events,
       cursors: new CursorCodec({
         keyring,
         clock,
@@ -71,18 +85,21 @@ export const McpFactory = {
         encrypt: options.encryptCursors ?? false,
         maxLength: options.maxCursorLength ?? 1024,
       }),
-      ephemeral,
-      ephemeralTools,
-    };
+      cache: appContainer.resolve(CACHE) as ResultCache,
+      flights,
+      counter,
+      resources: ephemeral,
+      resourceTools,
+    });
 
-    const services = resolveServices(appContainer, graph.services);
+    const services: Array<ResolvedService | DeclaredService> = resolveServices(appContainer, graph.services);
     const withResourceTools = options.ephemeral?.tools === true || declaresEphemeral(graph.services);
     if (withResourceTools) {
-      const counter = appContainer.resolve(TOKEN_COUNTER) as TokenCounter;
-      const serviceClass = resourceToolsService(ephemeralTools);
-      services.push({ serviceClass, instance: new serviceClass(ephemeral, counter, options.budget) });
+      services.push(
+        resourceToolsService(new EphemeralResourceTools(ephemeral, counter, appBudget), resourceTools),
+      );
     }
-    const registry = buildRegistry(services, DEFAULT_STAGES, env);
+    const registry = buildRegistry(services, { stages, appBudget });
     if (keyring.weak)
       logger.warn("a cursorSecret is shorter than 16 bytes; use a long random secret in production");
     if (keyring.ephemeral && usesPagination(registry)) {
@@ -92,7 +109,7 @@ export const McpFactory = {
     }
 
     const cache = appContainer.resolve(CACHE) as ResultCache;
-    const invalidator = new CacheInvalidator(registry, cache, env.flights, env.metrics, logger);
+    const invalidator = new CacheInvalidator(registry, cache, flights, metrics, logger);
     invalidator.start(events);
     const readyTimeoutMs = options.readyTimeoutMs ?? 500;
     acquireAll(appContainer.instances);
@@ -102,9 +119,7 @@ export const McpFactory = {
       awaitReady(appContainer.instances, readyTimeoutMs, logger),
     ]);
     // Load the tokenizer now if anything counts tokens, rather than on the first call.
-    if (usesBudgets(registry, options.budget) || withResourceTools) {
-      await (appContainer.resolve(TOKEN_COUNTER) as TokenCounter).load?.();
-    }
+    if (usesBudgets(registry) || withResourceTools) await counter.load?.();
     ephemeral.startSweeping();
     return new McpApp(
       options,
@@ -114,10 +129,11 @@ export const McpFactory = {
         logger,
         listPageSize: options.listPageSize ?? 100,
         principalOf: options.principalOf ?? ((auth) => auth.clientId),
-        metrics: env.metrics,
+        metrics,
         cache,
         invalidator,
         ephemeral,
+        resourceHandle: (owner, operation) => resourceHandle(ephemeral, owner, operation),
       },
       appContainer,
     );
@@ -129,4 +145,27 @@ function resolveServices(appContainer: AppContainer, services: readonly Function
     serviceClass,
     instance: appContainer.resolve(serviceClass as new () => object),
   }));
+}
+
+/** The app's `budget` option must be a positive whole number, like `@Budget`'s. */
+function checkAppBudget(budget: unknown): number | undefined {
+  if (budget === undefined) return undefined;
+  return new OptionChecker("McpFactory.create options", "`budget`").positiveInteger(
+    "",
+    budget,
+    "budget: 2000",
+  );
+}
+
+/** Builds each interceptor class once per app with the app's container (constructor injection). */
+function interceptorFactory(appContainer: AppContainer): (type: InterceptorClass) => Interceptor {
+  const built = new Map<InterceptorClass, Interceptor>();
+  return (type) => {
+    let instance = built.get(type);
+    if (!instance) {
+      instance = appContainer.resolve(type as unknown as InjectionToken<Interceptor>);
+      built.set(type, instance);
+    }
+    return instance;
+  };
 }

@@ -1,6 +1,6 @@
-import type { OperationDefinition } from "../builder/definitions.js";
 import type { Registry } from "../builder/registry.js";
 import { scanService } from "../builder/scan-service.js";
+import type { OperationDefinition } from "../pipeline/operation.js";
 
 /** Every operation of a registry, whatever its kind. */
 export function allDefinitions(registry: Registry): OperationDefinition[] {
@@ -13,11 +13,8 @@ export function allDefinitions(registry: Registry): OperationDefinition[] {
 }
 
 /** Whether anything counts tokens (so the tokenizer is worth loading at start-up). */
-export function usesBudgets(registry: Registry, appBudget: number | undefined): boolean {
-  if (appBudget !== undefined) return true;
-  return allDefinitions(registry).some(
-    (d) => d.metadata.budget || d.classMetadata.budget || d.metadata.ephemeral,
-  );
+export function usesBudgets(registry: Registry): boolean {
+  return allDefinitions(registry).some((d) => d.budget !== undefined || d.spill !== undefined);
 }
 
 /** Whether anything is paginated (so a missing cursor secret deserves a warning). */

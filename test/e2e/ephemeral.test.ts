@@ -325,7 +325,7 @@ describe("@Ephemeral and the resource tools", () => {
 describe("ephemeral resources under concurrency", () => {
   it("serializes concurrent updates and keeps concurrent creates within the quota", async () => {
     const clock = new ManualClock(0);
-    const { EphemeralResources } = await import("frugal-mcp");
+    const { EphemeralResources } = await import("../../src/ephemeral/ephemeral-resources.js");
     const logger = { debug() {}, info() {}, warn() {}, error() {} };
     const resources = new EphemeralResources(new MemoryStorage(), clock, logger, { maxBytesPerOwner: 1000 });
     const made = await resources.create(["a"], { tool: "t" }, "session:x");
@@ -346,7 +346,7 @@ describe("ephemeral resources under concurrency", () => {
 
 describe("quota accounting when storage expires resources on its own", () => {
   it("recounts before refusing, so resources gone from storage no longer count", async () => {
-    const { EphemeralResources } = await import("frugal-mcp");
+    const { EphemeralResources } = await import("../../src/ephemeral/ephemeral-resources.js");
     const storage = new MemoryStorage();
     const logger = { debug() {}, info() {}, warn() {}, error() {} };
     const resources = new EphemeralResources(storage, new ManualClock(0), logger, { maxBytesPerOwner: 700 });

@@ -10,7 +10,6 @@ import {
   CLOCK,
   createTestClient,
   Ephemeral,
-  encodeContent,
   ManualClock,
   McpModule,
   McpService,
@@ -23,7 +22,8 @@ import {
 } from "frugal-mcp";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
-import { type S3ClientLike, S3Storage } from "../../src/ephemeral/s3-storage.js";
+import { encodeContent } from "../../src/ephemeral/content-index.js";
+import { type S3ClientLike, S3Storage } from "../../src/storage/s3-storage.js";
 import { describeStorageContract } from "../support/storage-contract.js";
 
 const BUCKET = "frugal-test";
@@ -394,7 +394,7 @@ describe("S3Storage against s3rver", () => {
       throw new Error("Cannot find package '@aws-sdk/client-s3'");
     });
     try {
-      const { S3Storage: Fresh } = await import("../../src/ephemeral/s3-storage.js");
+      const { S3Storage: Fresh } = await import("../../src/storage/s3-storage.js");
       const s3 = new Fresh({ bucket: BUCKET });
       await expect(s3.ready()).rejects.toThrow(
         "S3Storage needs the optional @aws-sdk/client-s3 package: npm install @aws-sdk/client-s3",
@@ -557,6 +557,7 @@ describe("S3Storage end to end through createTestClient", () => {
     const started = Date.now();
     const uri = await spill(t.client, "short_lived");
     if (Date.now() - started < 800) expect((await t.client.readResource({ uri })).contents).toHaveLength(1);
+    // A real timer on purpose: this test is about the real clock's 1 s ttl (the next one uses a ManualClock).
     await new Promise((resolve) => setTimeout(resolve, 1_050 - (Date.now() - started)));
     await expect(t.client.readResource({ uri })).rejects.toMatchObject({ code: -32002 });
     expect((await t.client.listResources()).resources.map((r) => r.uri)).not.toContain(uri);

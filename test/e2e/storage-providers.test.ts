@@ -34,9 +34,9 @@ import {
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { newResourceId } from "../../src/ephemeral/ephemeral-uri.js";
-import { FileStorage } from "../../src/ephemeral/file-storage.js";
-import { RedisStorage } from "../../src/ephemeral/redis-storage.js";
+import { FileStorage } from "../../src/storage/file-storage.js";
+import { RedisStorage } from "../../src/storage/redis-storage.js";
+import { newResourceId } from "../../src/storage/resource-id.js";
 import { deletePrefix, REDIS_URL, randomPrefix, redisAvailable } from "../support/services.js";
 import { describeStorageContract, MALFORMED_IDS, metaFor } from "../support/storage-contract.js";
 

@@ -1,7 +1,8 @@
 import { randomBytes } from "node:crypto";
-import { encodeContent, type ResourceStorage, StorageError, type StoredResourceMeta } from "frugal-mcp";
+import { type ResourceStorage, StorageError, type StoredResourceMeta } from "frugal-mcp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { newResourceId } from "../../src/ephemeral/ephemeral-uri.js";
+import { encodeContent } from "../../src/ephemeral/content-index.js";
+import { newResourceId } from "../../src/storage/resource-id.js";
 
 /** Options of `describeStorageContract`. */
 export interface StorageContractOptions {

@@ -1,4 +1,12 @@
-import type { InputLimits } from "../stage-factory.js";
+/** Limits on what a client may send, checked before validation. */
+export interface InputLimits {
+  /** Largest total size of the arguments, in UTF-8 bytes (default 1 MiB). */
+  maxBytes: number;
+  /** Most values (array elements, object fields, scalars) in the arguments (default 10,000). */
+  maxElements: number;
+  /** Deepest nesting of arrays and objects (default 32). */
+  maxDepth: number;
+}
 
 /**
  * Walks the arguments once and stops at the first limit passed, so a hostile 50 MB array

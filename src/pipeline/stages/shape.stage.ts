@@ -1,44 +1,36 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import type { ToolDefinition } from "../../builder/definitions.js";
 import { describeZodError } from "../../errors/describe-zod-error.js";
-import { isProtocolError } from "../../errors/protocol-errors.js";
 import type { Logger } from "../../logging/logger.js";
-import { shapePromptResult } from "../../results/shape-prompt-result.js";
-import { shapeResourceResult } from "../../results/shape-resource-result.js";
-import { shapeToolResult } from "../../results/shape-tool-result.js";
 import { toolError } from "../../results/tool-error.js";
 import type { Stage } from "../invocation.js";
+import type { ToolDefinition } from "../operation.js";
+import { Oversized } from "../outcomes.js";
+import { shapeResult } from "../shape-result.js";
 import type { StageFactory } from "../stage-factory.js";
+import { failedCallResult } from "./failed-call.js";
 
 /**
  * Shapes the handler's value into the protocol result of its kind. For tools, a thrown
  * error becomes an `isError` result carrying only its message (the stack goes to the
  * server's log, never to the client), and a declared `outputSchema` is enforced.
  */
-export const shapeStage: StageFactory = {
-  name: "shape",
-  create(definition, env) {
-    switch (definition.kind) {
-      case "tool":
-        return toolShaper(definition, env.logger);
-      case "resource":
-        return async (invocation, next) =>
-          shapeResourceResult(await next(), invocation.uri ?? definition.uri, definition.mimeType);
-      case "prompt":
-        return async (_invocation, next) => shapePromptResult(await next(), definition.listing.description);
-    }
-  },
-};
+export function shapeStage(logger: Logger): StageFactory {
+  return {
+    name: "shape",
+    create(definition) {
+      if (definition.kind === "tool") return toolShaper(definition, logger);
+      return async (invocation, next) => shapeResult(invocation, servable(await next()));
+    },
+  };
+}
 
 function toolShaper(definition: ToolDefinition, logger: Logger): Stage {
-  return async (_invocation, next) => {
+  return async (invocation, next) => {
     let result: CallToolResult;
     try {
-      result = shapeToolResult(await next());
+      result = shapeResult(invocation, servable(await next())) as CallToolResult;
     } catch (error) {
-      if (isProtocolError(error)) throw error;
-      logger.debug(`tool "${definition.name}" (${definition.where}) failed`, error);
-      return toolError(error instanceof Error ? error.message : String(error));
+      return failedCallResult(definition, error, logger);
     }
     if (!definition.outputSchema || result.isError) return result;
     // An undeclared shape is a server bug: say so plainly rather than send data the client will reject.
@@ -57,4 +49,11 @@ function toolShaper(definition: ToolDefinition, logger: Logger): Stage {
       `Tool "${definition.name}" returned a result that does not match its outputSchema: ${describeZodError(checked.error)}`,
     );
   };
+}
+
+/** An oversized value that no stage served (a stage missing from the pipeline) is a server bug, not a result. */
+function servable(value: unknown): unknown {
+  if (value instanceof Oversized)
+    throw new Error("a result over its budget reached the shape stage unserved");
+  return value;
 }

@@ -1,35 +1,37 @@
 import type { z } from "zod";
-import type { OperationDefinition } from "../../builder/definitions.js";
 import { describeZodError } from "../../errors/describe-zod-error.js";
 import { invalidParams } from "../../errors/protocol-errors.js";
 import { toolError } from "../../results/tool-error.js";
 import type { Invocation } from "../invocation.js";
+import type { OperationDefinition } from "../operation.js";
 import type { StageFactory } from "../stage-factory.js";
-import { exceededInputLimit } from "./measure-input.js";
+import { exceededInputLimit, type InputLimits } from "./measure-input.js";
 
 /**
  * Refuses oversized arguments, then validates them with the operation's zod schema.
  * Invalid tool arguments answer `isError: true` (the model can fix them); invalid
  * resource or prompt arguments answer JSON-RPC `-32602`.
  */
-export const validateStage: StageFactory = {
-  name: "validate",
-  create(definition, env) {
-    const schema = definition.inputSchema;
-    return async (invocation, next) => {
-      const tooLarge = exceededInputLimit(invocation.args, env.inputLimits);
-      if (tooLarge) return refuse(definition, tooLarge);
-      if (!schema) {
-        invocation.input = invocation.args;
+export function validateStage(limits: InputLimits): StageFactory {
+  return {
+    name: "validate",
+    create(definition) {
+      const schema = definition.inputSchema;
+      return async (invocation, next) => {
+        const tooLarge = exceededInputLimit(invocation.args, limits);
+        if (tooLarge) return refuse(definition, tooLarge);
+        if (!schema) {
+          invocation.input = invocation.args;
+          return next();
+        }
+        const parsed = await parse(schema, invocation);
+        if (!parsed.success) return refuse(definition, describeZodError(parsed.error));
+        invocation.input = parsed.data;
         return next();
-      }
-      const parsed = await parse(schema, invocation);
-      if (!parsed.success) return refuse(definition, describeZodError(parsed.error));
-      invocation.input = parsed.data;
-      return next();
-    };
-  },
-};
+      };
+    },
+  };
+}
 
 async function parse(schema: z.ZodObject, invocation: Invocation) {
   try {

@@ -1,0 +1,195 @@
+#!/usr/bin/env node
+/**
+ * Architecture check of the import graph of src/ (plain Node, no dependencies).
+ *
+ *   node scripts/check-architecture.mjs [srcDir] [--json]      (srcDir defaults to "src")
+ *
+ * frugal-mcp is a small kernel (pipeline, builder, metadata, decorators) over which
+ * capabilities (pagination, cache, budget, ephemeral) slot in independently: each one can
+ * be added, removed or rewritten without touching another, and the kernel names none of
+ * them. The import graph must show it. Every relative import counts (value, `import type`,
+ * `export … from`, side-effect `import "./x.js"`, dynamic or type-position `import("./x.js")`).
+ * Each file belongs to its top-level folder under src/; a file directly in src/ (tokens.ts)
+ * is a node of its own; src/index.ts, the public face that re-exports everything, is ignored.
+ * The check fails (exit 1) on:
+ *   1. a cycle between folders: layers must stack, or no folder can be understood alone;
+ *   2. a capability importing another capability: they would no longer slot in independently;
+ *   3. a kernel folder importing a capability: the kernel must not know which ones exist;
+ *   4. a cycle between files, even inside one folder: module order becomes load-order luck.
+ * Prints each offending import as `src/a/x.ts -> src/b/y.ts`, then one summary line.
+ */
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import path from "node:path";
+
+// Capabilities: features that slot in over the kernel. Adding one is adding its folder here.
+const CAPABILITIES = ["pagination", "cache", "budget", "ephemeral"];
+// Kernel: the folders every capability builds on; they must name no capability.
+const KERNEL = ["pipeline", "builder", "metadata", "decorators"];
+
+const args = process.argv.slice(2);
+const asJson = args.includes("--json");
+const label = path.posix.normalize((args.find((a) => !a.startsWith("--")) ?? "src").replaceAll("\\", "/"));
+const root = path.resolve(label);
+if (!existsSync(root) || !statSync(root).isDirectory()) {
+  console.error(`check-architecture: no directory ${label}`);
+  process.exit(2);
+}
+
+/** Every .ts file under `dir`, as paths relative to the src root with forward slashes. */
+function listFiles(dir) {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) return listFiles(full);
+    return entry.name.endsWith(".ts") ? [path.relative(root, full).split(path.sep).join("/")] : [];
+  });
+}
+
+/** Source without comments (so JSDoc examples are not imports); strings are kept as they are. */
+const stripComments = (text) =>
+  text.replace(
+    /("(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|`(?:[^`\\]|\\.)*`)|\/\*[\s\S]*?\*\/|\/\/[^\n]*/g,
+    (m, s) => (s ? m : m.replace(/[^\n]/g, " ")),
+  );
+
+const IMPORT_PATTERNS = [
+  /(?<![\w$.])(?:import|export)\s[^;"'`]*?\bfrom\s*(["'])([^"'\n]+)\1/g, // import/export … from, import type
+  /(?<![\w$.])import\s*(["'])([^"'\n]+)\1/g, // side effect: import "./x.js"
+  /(?<![\w$.])import\s*\(\s*(["'])([^"'\n]+)\1\s*\)/g, // dynamic or type position: import("./x.js")
+];
+
+/** The relative specifiers a file imports. */
+function specifiersOf(file) {
+  const text = stripComments(readFileSync(path.join(root, file), "utf8"));
+  const found = IMPORT_PATTERNS.flatMap((pattern) => [...text.matchAll(pattern)].map((m) => m[2]));
+  return found.filter((spec) => spec.startsWith("./") || spec.startsWith("../"));
+}
+
+/** The file a specifier names: `.js` maps to `.ts`, and a folder to its index. */
+function resolve(fromFile, spec, known) {
+  const base = path.posix.normalize(path.posix.join(path.posix.dirname(fromFile), spec));
+  const candidates = [base.replace(/\.js$/, ".ts"), `${base}.ts`, base, `${base}/index.ts`];
+  return candidates.find((candidate) => known.has(candidate));
+}
+
+/** The top-level folder of a file, or the file's own name (no extension) for a file directly in src/. */
+const nodeOf = (file) => (file.includes("/") ? file.split("/")[0] : file.replace(/\.ts$/, ""));
+const show = (file) => `${label}/${file}`;
+const showImport = ({ from, to }) => `${from} -> ${to}`;
+
+/** Tarjan's strongly connected components; returns those that contain a cycle. */
+function cyclicComponents(graph) {
+  const index = new Map();
+  const low = new Map();
+  const stack = [];
+  const onStack = new Set();
+  const components = [];
+  const visit = (v) => {
+    index.set(v, index.size);
+    low.set(v, index.get(v));
+    stack.push(v);
+    onStack.add(v);
+    for (const w of graph.get(v) ?? []) {
+      if (!index.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v), low.get(w)));
+      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v), index.get(w)));
+    }
+    if (low.get(v) !== index.get(v)) return;
+    const component = [];
+    for (let w = null; w !== v; ) {
+      w = stack.pop();
+      onStack.delete(w);
+      component.push(w);
+    }
+    if (component.length > 1 || graph.get(v)?.has(v)) components.push(component.sort());
+  };
+  for (const v of [...graph.keys()].sort()) if (!index.has(v)) visit(v);
+  return components;
+}
+
+/** A shortest cycle through the component's first node, staying inside it: [a, b, …, a]. */
+function chainThrough(component, graph) {
+  const members = new Set(component);
+  const start = component[0];
+  const previous = new Map();
+  const queue = [start];
+  while (queue.length > 0) {
+    const v = queue.shift();
+    for (const w of graph.get(v) ?? []) {
+      if (!members.has(w)) continue;
+      if (w === start) {
+        const chain = [start];
+        for (let at = v; at !== start; at = previous.get(at)) chain.splice(1, 0, at);
+        return [...chain, start];
+      }
+      if (!previous.has(w)) {
+        previous.set(w, v);
+        queue.push(w);
+      }
+    }
+  }
+  return [start, start];
+}
+
+// The graphs: file -> files, folder -> folders, and every import between two folders.
+const files = listFiles(root).sort();
+const known = new Set(files);
+const fileGraph = new Map();
+const folderGraph = new Map();
+const crossImports = [];
+const unresolved = [];
+for (const from of files) {
+  if (from === "index.ts") continue;
+  for (const spec of specifiersOf(from)) {
+    const to = resolve(from, spec, known);
+    if (to === undefined) unresolved.push(`${show(from)}: ${spec}`);
+    if (to === undefined || to === "index.ts" || fileGraph.get(from)?.has(to)) continue;
+    fileGraph.set(from, (fileGraph.get(from) ?? new Set()).add(to));
+    const [a, b] = [nodeOf(from), nodeOf(to)];
+    if (a === b) continue;
+    folderGraph.set(a, (folderGraph.get(a) ?? new Set()).add(b));
+    crossImports.push({ from: show(from), to: show(to), fromFolder: a, toFolder: b });
+  }
+}
+
+const folderCycles = cyclicComponents(folderGraph).map((folders) => ({
+  folders,
+  imports: crossImports.filter((i) => folders.includes(i.fromFolder) && folders.includes(i.toFolder)),
+}));
+const fileCycles = cyclicComponents(fileGraph).map((members) => ({
+  files: members.map(show),
+  chain: chainThrough(members, fileGraph).map(show),
+}));
+const capabilityImports = crossImports.filter(
+  (i) => CAPABILITIES.includes(i.fromFolder) && CAPABILITIES.includes(i.toFolder),
+);
+const kernelImports = crossImports.filter(
+  (i) => KERNEL.includes(i.fromFolder) && CAPABILITIES.includes(i.toFolder),
+);
+const ok = folderCycles.length + fileCycles.length + capabilityImports.length + kernelImports.length === 0;
+const summary =
+  `architecture: ${folderCycles.length} folder cycles; ${fileCycles.length} file cycles; ` +
+  `${capabilityImports.length} capability->capability imports; ${kernelImports.length} kernel->capability imports`;
+
+if (asJson) {
+  const report = { srcDir: label, files: files.length, ok, summary, unresolved };
+  Object.assign(report, { folderCycles, fileCycles, capabilityImports, kernelImports });
+  console.log(JSON.stringify(report, null, 2));
+} else {
+  for (const line of unresolved) console.error(`warning: unresolved import ${line}`);
+  for (const cycle of folderCycles) {
+    console.log(`folder cycle: ${cycle.folders.join(" <-> ")}`);
+    for (const i of cycle.imports) console.log(`  ${showImport(i)}`);
+  }
+  for (const cycle of fileCycles) {
+    const rest = cycle.files.filter((f) => !cycle.chain.includes(f));
+    console.log(`file cycle: ${cycle.chain.join(" -> ")}`);
+    if (rest.length > 0) console.log(`  same tangle: ${rest.join(", ")}`);
+  }
+  for (const i of capabilityImports)
+    console.log(`capability -> capability (${i.fromFolder} -> ${i.toFolder}): ${showImport(i)}`);
+  for (const i of kernelImports)
+    console.log(`kernel -> capability (${i.fromFolder} -> ${i.toFolder}): ${showImport(i)}`);
+  console.log(summary);
+}
+process.exit(ok ? 0 : 1);

@@ -1,0 +1,45 @@
+import type { InvalidationRule, StreamChunkOptions } from "./definitions.js";
+
+/**
+ * Resolved specs: what the builder makes of the decorators' options at start-up, after
+ * checking them and filling defaults. They live on the frozen definition of each
+ * operation, so pipeline stages never read raw metadata.
+ */
+
+/** `@Paginated`, checked and with defaults. */
+export interface PaginationSpec {
+  readonly stableKey: readonly string[];
+  readonly limit: number;
+  readonly maxLimit: number;
+  readonly order: "asc" | "desc";
+  readonly fields: readonly string[] | undefined;
+  readonly defaultFields: readonly string[] | undefined;
+  /** Present for stream chunks (`stream` option). */
+  readonly stream: StreamChunkOptions | undefined;
+}
+
+/** `@Cached`, checked and with its scope decided (tools: owner, resources: global). */
+export interface CacheSpec {
+  readonly ttl: number;
+  readonly invalidateOn: readonly InvalidationRule[];
+  readonly scope: "owner" | "global";
+}
+
+/** The budget that applies to an operation: its method's, else its class's, else the app's. */
+export interface BudgetSpec {
+  readonly tokens: number;
+  /** `"error"`: always answer `OUTPUT_BUDGET_EXCEEDED` rather than shrink or spill. */
+  readonly onExceed: "auto" | "error";
+}
+
+/** `@Ephemeral`, checked and with defaults. */
+export interface SpillSpec {
+  readonly when: "overBudget" | "always";
+  readonly ttl: number | undefined;
+  readonly mimeType: string | undefined;
+  /** Name of the stored resource (default: the tool's name). */
+  readonly name: string;
+  readonly description: string | undefined;
+  readonly scope: "owner" | "global";
+  readonly preview: boolean;
+}

@@ -1,0 +1,17 @@
+import { InvocationSlot } from "../pipeline/invocation.js";
+import type { CursorBinding } from "./cursor-codec.js";
+import type { KeyValue } from "./cursor-values.js";
+import type { StreamWindow } from "./stream-window.js";
+
+/** A decoded page request: where to start, how many, which fields, and what cursors bind to. */
+export interface PageRequest {
+  readonly after: Readonly<Record<string, KeyValue>> | null;
+  readonly limit: number;
+  readonly fields: readonly string[] | undefined;
+  readonly binding: CursorBinding;
+  /** For stream chunks: the range of the first key field this walk covers. */
+  readonly window: StreamWindow | undefined;
+}
+
+/** Where the `decodeCursor` stage leaves the request for the `paginate` stage. */
+export const PAGE_REQUEST = new InvocationSlot<PageRequest>("pagination.request");

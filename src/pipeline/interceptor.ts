@@ -1,0 +1,49 @@
+import type { CallToolResult, GetPromptResult, ReadResourceResult } from "@modelcontextprotocol/sdk/types.js";
+import type { ToolContext } from "./tool-context.js";
+
+/** The protocol result an interceptor's `next()` resolves to. */
+export type ProtocolResult = CallToolResult | ReadResourceResult | GetPromptResult;
+
+/** What an interceptor learns about the call it wraps. */
+export interface InterceptedCall {
+  readonly kind: "tool" | "resource" | "prompt";
+  /** The tool's or prompt's name; for a resource, its declared name. */
+  readonly name: string;
+  /** For a resource read: the URI read (a template's instance, not the template). */
+  readonly uri?: string;
+  /** The validated input (for resources: the URI template's variables). */
+  readonly input: unknown;
+  readonly ctx: ToolContext;
+  /** The service class and method that handle the call. */
+  readonly service: Function;
+  readonly method: string;
+}
+
+/**
+ * User code around a call: authorization checks, rate limits, audit logs, metrics. An
+ * injectable class (constructor injection works) listed in `@UseInterceptors(...)` or the
+ * app's `interceptors`. It runs after the input is validated and before the cache, so it
+ * also guards cache hits. `next()` runs the rest of the call and resolves to the shaped
+ * protocol result, which the interceptor may return, wrap or replace; throwing refuses the
+ * call as a handler's error does (`isError` for a tool).
+ *
+ * @example
+ * ```ts
+ * @Injectable()
+ * class RequireScope implements Interceptor {
+ *   async intercept(call: InterceptedCall, next: () => Promise<ProtocolResult>) {
+ *     if (!call.ctx.auth?.scopes.includes("articles:read")) throw new Error("missing scope articles:read");
+ *     return next();
+ *   }
+ * }
+ * ```
+ */
+export interface Interceptor {
+  intercept(
+    call: InterceptedCall,
+    next: () => Promise<ProtocolResult>,
+  ): Promise<ProtocolResult> | ProtocolResult;
+}
+
+/** A class whose instances are interceptors; built by the app's container. */
+export type InterceptorClass = new (...args: never[]) => Interceptor;

@@ -1,0 +1,81 @@
+import type {
+  Prompt,
+  Resource as ResourceListing,
+  ResourceTemplate,
+  Tool,
+} from "@modelcontextprotocol/sdk/types.js";
+import type { z } from "zod";
+import type { CompleteCallback, ListedResource } from "../metadata/definitions.js";
+import type { BudgetSpec, CacheSpec, PaginationSpec, SpillSpec } from "../metadata/specs.js";
+import type { UriTemplate } from "../uri/uri-template.js";
+import type { InterceptorClass } from "./interceptor.js";
+import type { ToolContext } from "./tool-context.js";
+
+/**
+ * What every built operation (tool, resource, prompt) knows about itself. Built once at
+ * start-up by the builder, frozen, and read by the stages of its pipeline: options are
+ * already checked and resolved here, so no stage reads decorator metadata.
+ */
+interface OperationBase {
+  /** `ArticlesService.listArticles`, used in every error message. */
+  readonly where: string;
+  readonly serviceClass: Function;
+  readonly property: string;
+  /** Validates arguments; absent when the operation declares none. */
+  readonly inputSchema: z.ZodObject | undefined;
+  /** Calls the user's method on its service instance. */
+  readonly handler: (input: unknown, ctx: ToolContext) => unknown;
+  /** Present under `@Paginated`. */
+  readonly pagination: PaginationSpec | undefined;
+  /** Present under `@Cached`. */
+  readonly cache: CacheSpec | undefined;
+  /** The budget of what the model reads (method, class or app); absent when none applies. */
+  readonly budget: BudgetSpec | undefined;
+  /** Present under `@Ephemeral` (tools only). */
+  readonly spill: SpillSpec | undefined;
+  /** Events emitted after a success (`@Invalidates`). */
+  readonly invalidates: readonly string[];
+  /** User interceptors of the class, then the method (`@UseInterceptors`), app-wide ones excluded. */
+  readonly interceptors: readonly InterceptorClass[];
+}
+
+/** A built, frozen tool. */
+export interface ToolDefinition extends OperationBase {
+  readonly kind: "tool";
+  readonly name: string;
+  /** The result schema (an object, or a union with the spilled shape under `@Ephemeral`). */
+  readonly outputSchema: z.ZodType | undefined;
+  /** Exactly what `tools/list` advertises. */
+  readonly listing: Tool;
+  /** False for app-only tools (`visibility: ["app"]`), which the model never reads. */
+  readonly modelVisible: boolean;
+}
+
+/** A built, frozen resource or resource template. */
+export interface ResourceDefinition extends OperationBase {
+  readonly kind: "resource";
+  readonly name: string;
+  readonly uri: string;
+  readonly mimeType: string | undefined;
+  /** Present for URI templates. */
+  readonly template: UriTemplate | undefined;
+  readonly listing: ResourceListing | ResourceTemplate;
+  readonly list: (() => Promise<ListedResource[]>) | undefined;
+  readonly complete: Readonly<Record<string, CompleteCallback>>;
+}
+
+/** A built, frozen prompt. */
+export interface PromptDefinition extends OperationBase {
+  readonly kind: "prompt";
+  readonly name: string;
+  readonly listing: Prompt;
+  readonly complete: Readonly<Record<string, CompleteCallback>>;
+}
+
+/** Any operation the pipeline can run. */
+export type OperationDefinition = ToolDefinition | ResourceDefinition | PromptDefinition;
+
+/** The name an operation goes by in messages and counters: a tool's or prompt's name, a resource's URI. */
+export function operationName(definition: OperationDefinition): string {
+  return definition.kind === "resource" ? definition.uri : definition.name;
+}

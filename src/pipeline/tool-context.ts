@@ -1,0 +1,108 @@
+import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
+import type {
+  CreateMessageRequestParams,
+  CreateMessageResult,
+  ElicitRequestParams,
+  ElicitResult,
+  LoggingLevel,
+} from "@modelcontextprotocol/sdk/types.js";
+import type { ResourceHandle } from "./resource-handle.js";
+
+/** Sends MCP logging notifications to the calling client, honouring its `logging/setLevel`. */
+export type McpLog = {
+  [level in LoggingLevel]: (message: string, data?: unknown) => Promise<void>;
+};
+
+/**
+ * What a handler receives besides its input. One per call.
+ *
+ * @example
+ * ```ts
+ * @Tool({ input: { n: z.number().int() } })
+ * async count({ n }: { n: number }, ctx: ToolContext) {
+ *   for (let i = 1; i <= n; i++) {
+ *     ctx.signal.throwIfAborted();
+ *     await ctx.progress(i, n);
+ *   }
+ *   await ctx.log.info(`counted to ${n}`);
+ *   return { n };
+ * }
+ * ```
+ */
+export interface ToolContext {
+  /** The transport's session id: `Mcp-Session-Id` over HTTP, a fresh id per `connect()` otherwise. */
+  readonly sessionId: string;
+  /** Who owns what this call creates or caches: the principal when authenticated, else the session. */
+  readonly owner: string;
+  /** Auth info supplied by the transport, when there is any. */
+  readonly auth?: AuthInfo;
+  /** Aborted when the client cancels the call or the session ends. */
+  readonly signal: AbortSignal;
+  /** The JSON-RPC id of this request. */
+  readonly requestId: string | number;
+  /** The request's `_meta`, as sent by the client. */
+  readonly meta: Readonly<Record<string, unknown>>;
+  /** Sends `notifications/progress` when the client asked for progress; otherwise does nothing. */
+  progress(done: number, total?: number, message?: string): Promise<void>;
+  /** MCP logging to the client (`ctx.log.info("…")`). */
+  readonly log: McpLog;
+  /**
+   * Streamable HTTP only: closes this call's SSE stream now, so the client reconnects
+   * (polling, SEP-1699) and receives the rest through the session's event store. Returns
+   * false when the transport has no such stream.
+   */
+  closeSSEStream(): boolean;
+  /**
+   * Asks the client's model for a completion (`sampling/createMessage`). Rejects with a plain
+   * error (an `isError` result if uncaught) when the client lacks the `sampling` capability or
+   * answers with an error.
+   */
+  sample(request: string | CreateMessageRequestParams, options?: SampleOptions): Promise<CreateMessageResult>;
+  /** Asks the user for input through the client (`elicitation/create`); rejects like `sample`. */
+  elicit(params: ElicitRequestParams): Promise<ElicitResult>;
+  /** The app's event bus: `ctx.events.emit("articles.changed", { site })`. */
+  readonly events: { emit(name: string, payload?: unknown): Promise<void> };
+  /** Ephemeral resources by hand: `create`, `update`, `delete`, `read`, owned by this caller. */
+  readonly resources: ResourceHandle;
+  /** Under `@Paginated`: where this page starts and how long it is. */
+  readonly page?: PageContext;
+}
+
+/**
+ * The page a `@Paginated` handler is asked for. Push `after` and `limit + 1` down into
+ * the query when you can; the framework then trusts the order of what you return.
+ *
+ * @example
+ * ```ts
+ * const rows = db.prepare(
+ *   "SELECT * FROM articles WHERE site = ? AND (? IS NULL OR (updated_at, slug) > (?, ?)) ORDER BY updated_at, slug LIMIT ?",
+ * ).all(site, ctx.page.after?.updatedAt ?? null, ctx.page.after?.updatedAt, ctx.page.after?.slug, ctx.page.limit + 1);
+ * ```
+ */
+export interface PageContext {
+  /** The stable-key values of the last item already returned, or null on the first page. */
+  readonly after: Readonly<Record<string, StableKeyValue>> | null;
+  /** Page size requested, clamped to `maxLimit`. */
+  readonly limit: number;
+  /** The cursor as the client sent it, or null. */
+  readonly cursor: string | null;
+  /** Fields the client selected (projection), when the tool offers `fields`. */
+  readonly fields: readonly string[] | undefined;
+  /** Stream chunks: exclusive lower bound of the first key field, or null. */
+  readonly since?: number | Date | null;
+  /** Stream chunks: inclusive upper bound of the first key field, or null. */
+  readonly until?: number | Date | null;
+}
+
+/**
+ * A value of a stable-key field, as `ctx.page.after` holds it: cursors keep its type
+ * (dates stay dates, bigints stay bigints).
+ */
+export type StableKeyValue = string | number | boolean | bigint | Date | null;
+
+/** Options of the `ctx.sample("…")` shorthand. */
+export interface SampleOptions {
+  maxTokens?: number;
+  systemPrompt?: string;
+  temperature?: number;
+}

@@ -1,0 +1,37 @@
+import { CompleteRequestSchema, SetLevelRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import type { Registry } from "../../builder/registry.js";
+import { invalidParams } from "../../errors/protocol-errors.js";
+import type { CompleteCallback } from "../../metadata/definitions.js";
+import type { Session } from "../session.js";
+
+/** Installs `completion/complete` (prompt arguments and template variables) and `logging/setLevel`. */
+export function installUtilityHandlers(session: Session, registry: Registry): void {
+  const { server } = session;
+  server.setRequestHandler(CompleteRequestSchema, async (request) => {
+    const { ref, argument, context } = request.params;
+    let callback: CompleteCallback | undefined;
+    if (ref.type === "ref/prompt") {
+      const prompt = registry.prompts.get(ref.name);
+      if (!prompt) throw invalidParams(`Unknown prompt "${ref.name}".`);
+      callback = prompt.definition.complete[argument.name];
+    } else {
+      const template = registry.templates.find(
+        (t) => t.definition.uri === ref.uri || t.definition.template?.template === ref.uri,
+      );
+      if (!template && !registry.staticResources.has(ref.uri)) {
+        throw invalidParams(`Unknown resource template "${ref.uri}".`);
+      }
+      callback = template?.definition.complete[argument.name];
+    }
+    const values = callback ? await callback(argument.value, { arguments: context?.arguments ?? {} }) : [];
+    // The protocol caps a completion at 100 values and says when more exist.
+    return {
+      completion: { values: values.slice(0, 100), total: values.length, hasMore: values.length > 100 },
+    };
+  });
+
+  server.setRequestHandler(SetLevelRequestSchema, (request) => {
+    session.logLevel = request.params.level;
+    return {};
+  });
+}

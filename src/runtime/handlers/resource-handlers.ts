@@ -1,0 +1,103 @@
+import {
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
+  ReadResourceRequestSchema,
+  type Resource,
+  SubscribeRequestSchema,
+  UnsubscribeRequestSchema,
+} from "@modelcontextprotocol/sdk/types.js";
+import { EphemeralResources } from "../../ephemeral/ephemeral-resources.js";
+import { invalidParams, resourceNotFound } from "../../errors/protocol-errors.js";
+import type { StoredResourceMeta } from "../../storage/storage.js";
+import type { AppRuntime } from "../app-runtime.js";
+import { pageOfList } from "../list-pages.js";
+import { ownerOf } from "../owner.js";
+import type { RunOperation } from "../run-operation.js";
+import type { Session } from "../session.js";
+
+/** Installs `resources/*` handlers: listing, reading (static URIs, then templates), subscriptions. */
+export function installResourceHandlers(
+  session: Session,
+  runtime: AppRuntime,
+  run: RunOperation,
+  staticListings: readonly Resource[],
+): void {
+  const { server } = session;
+  const { registry } = runtime;
+  const templateListings = registry.templates.map((o) => o.definition.listing);
+  const listers = registry.templates.flatMap((o) => (o.definition.list ? [o.definition.list] : []));
+
+  server.setRequestHandler(ListResourcesRequestSchema, async (request, extra) => {
+    const listed = await Promise.all(listers.map((list) => list()));
+    const mine = await runtime.ephemeral.list(ownerOf(runtime, session, extra));
+    const all = [...staticListings, ...listed.flat(), ...mine.map(ephemeralListing)];
+    const page = pageOfList(all, request.params?.cursor, runtime.listPageSize, "resources/list");
+    return { resources: page.items, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
+  });
+
+  server.setRequestHandler(ListResourceTemplatesRequestSchema, (request) => {
+    const page = pageOfList(
+      templateListings,
+      request.params?.cursor,
+      runtime.listPageSize,
+      "resources/templates/list",
+    );
+    return { resourceTemplates: page.items, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
+  });
+
+  server.setRequestHandler(ReadResourceRequestSchema, async (request, extra) => {
+    const { uri } = request.params;
+    if (EphemeralResources.handles(uri)) return readEphemeral(runtime, uri, ownerOf(runtime, session, extra));
+    const exact = registry.staticResources.get(uri);
+    if (exact) return (await run(session, exact, {}, extra, uri)) as never;
+    for (const template of registry.templates) {
+      const variables = template.definition.template?.match(uri);
+      if (variables) return (await run(session, template, variables, extra, uri)) as never;
+    }
+    throw resourceNotFound(uri);
+  });
+
+  server.setRequestHandler(SubscribeRequestSchema, (request) => {
+    session.subscriptions.add(request.params.uri);
+    return {};
+  });
+
+  server.setRequestHandler(UnsubscribeRequestSchema, (request) => {
+    session.subscriptions.delete(request.params.uri);
+    return {};
+  });
+}
+
+function ephemeralListing(meta: StoredResourceMeta): Resource {
+  return {
+    uri: meta.uri,
+    name: meta.name,
+    mimeType: meta.mimeType,
+    ...(meta.description === undefined ? {} : { description: meta.description }),
+    size: meta.size,
+    _meta: {
+      size: meta.size,
+      version: meta.version,
+      createdAt: new Date(meta.createdAt).toISOString(),
+      expiresAt: new Date(meta.expiresAt).toISOString(),
+    },
+  };
+}
+
+/** A whole ephemeral resource, or -32002 when it is missing, expired or someone else's. */
+async function readEphemeral(runtime: AppRuntime, uri: string, owner: string) {
+  const meta = await runtime.ephemeral.stat(uri, owner);
+  if (!meta) throw resourceNotFound(uri);
+  const maxBytes = runtime.ephemeral.settings.maxReadBytes ?? 16 * 1024 * 1024;
+  if (meta.size > maxBytes) {
+    throw invalidParams(
+      `${uri} is ${meta.size} bytes, more than resources/read returns at once (${maxBytes}); read it in slices with read_resource`,
+      { uri, size: meta.size, maxReadBytes: maxBytes },
+    );
+  }
+  const content = await runtime.ephemeral.readAll(meta);
+  const _meta = { version: meta.version, expiresAt: new Date(meta.expiresAt).toISOString() };
+  if (meta.kind === "bytes")
+    return { contents: [{ uri, mimeType: meta.mimeType, blob: content.toString("base64"), _meta }] };
+  return { contents: [{ uri, mimeType: meta.mimeType, text: content.toString("utf8"), _meta }] };
+}

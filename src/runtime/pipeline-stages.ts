@@ -1,0 +1,58 @@
+import { budgetStage } from "../budget/budget.stage.js";
+import { cacheStage } from "../cache/cache.stage.js";
+import type { ResultCache } from "../cache/result-cache.js";
+import type { SingleFlight } from "../cache/single-flight.js";
+import type { Clock } from "../clock/clock.js";
+import type { EphemeralResources } from "../ephemeral/ephemeral-resources.js";
+import type { ResourceToolNames } from "../ephemeral/resource-tools.service.js";
+import { spillStage } from "../ephemeral/spill.stage.js";
+import type { EventBus } from "../events/event-bus.js";
+import { invalidateStage } from "../events/invalidate.stage.js";
+import type { Logger } from "../logging/logger.js";
+import type { AppMetrics } from "../metrics/app-metrics.js";
+import type { CursorCodec } from "../pagination/cursor-codec.js";
+import { decodeCursorStage } from "../pagination/decode-cursor.stage.js";
+import { paginateStage } from "../pagination/paginate.stage.js";
+import type { Interceptor, InterceptorClass } from "../pipeline/interceptor.js";
+import type { StageFactory } from "../pipeline/stage-factory.js";
+import { interceptorsStage } from "../pipeline/stages/interceptors.stage.js";
+import type { InputLimits } from "../pipeline/stages/measure-input.js";
+import { shapeStage } from "../pipeline/stages/shape.stage.js";
+import { validateStage } from "../pipeline/stages/validate.stage.js";
+import type { TokenCounter } from "../tokenizer/token-counter.js";
+
+/** Everything the app's stages depend on, built once per app by `McpFactory.create`. */
+export interface StageDeps {
+  readonly logger: Logger;
+  readonly clock: Clock;
+  readonly metrics: AppMetrics;
+  readonly inputLimits: InputLimits;
+  readonly appInterceptors: readonly Interceptor[];
+  readonly interceptorOf: (type: InterceptorClass) => Interceptor;
+  readonly bus: EventBus;
+  readonly cursors: CursorCodec;
+  readonly cache: ResultCache;
+  readonly flights: SingleFlight;
+  readonly counter: TokenCounter;
+  readonly resources: EphemeralResources;
+  readonly resourceTools: ResourceToolNames;
+}
+
+/**
+ * The composition root of the pipeline: every stage of an app, each capability's factory
+ * given its own dependencies. The kernel sorts them into `PIPELINE_ORDER`; adding a
+ * capability means one line here and a name in that order.
+ */
+export function pipelineStages(deps: StageDeps): StageFactory[] {
+  return [
+    validateStage(deps.inputLimits),
+    interceptorsStage(deps.appInterceptors, deps.interceptorOf, deps.logger),
+    invalidateStage(deps.bus, deps.logger),
+    decodeCursorStage(deps.cursors, deps.clock),
+    cacheStage(deps),
+    shapeStage(deps.logger),
+    spillStage({ resources: deps.resources, counter: deps.counter, tools: deps.resourceTools }),
+    budgetStage(deps),
+    paginateStage(deps.cursors),
+  ];
+}

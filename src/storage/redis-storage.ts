@@ -1,0 +1,298 @@
+import { randomBytes } from "node:crypto";
+import {
+  closeRedis,
+  connectRedis,
+  type RedisConnection,
+  type RedisConnectionOptions,
+  redisConnection,
+} from "../redis/redis-connection.js";
+import { isResourceId } from "./resource-id.js";
+import { type ResourceStorage, StorageError, type StoragePart, type StoredResourceMeta } from "./storage.js";
+import { checkedId, checkedVersion, checkRange } from "./storage-checks.js";
+import { parseStoredMeta } from "./stored-meta.js";
+
+/** Options of `RedisStorage`. */
+export interface RedisStorageOptions extends RedisConnectionOptions {
+  /** Prefix of every key this storage writes (default `frugal:res:`). */
+  prefix?: string;
+  /**
+   * Largest payload of one command (default 4 MiB): bigger contents are written with
+   * APPEND and read with several GETRANGEs, so no command carries (or copies) a whole
+   * 100 MB blob, and each one fits in the command timeout. On a slow link to Redis, lower
+   * it or raise `commandTimeoutMs` (4 MiB takes about 340 ms at 100 Mbit/s).
+   */
+  chunkBytes?: number;
+}
+
+/** Metadata keys fetched per SCAN page. */
+const SCAN_COUNT = 500;
+/** How much longer than the resource a chunked write's temporary keys may live (if the writer dies). */
+const TEMPORARY_MARGIN_MS = 10 * 60 * 1000;
+
+/**
+ * Moves the temporary blobs of a chunked write into place and sets the metadata, all at
+ * once, only if both blobs are still there (an expired temporary key must never leave
+ * metadata pointing at nothing). KEYS: temp content, temp index, content, index, meta.
+ * ARGV: meta JSON, TTL in ms.
+ */
+const COMMIT_SCRIPT = `
+if redis.call("EXISTS", KEYS[1]) == 0 or redis.call("EXISTS", KEYS[2]) == 0 then return 0 end
+redis.call("RENAME", KEYS[1], KEYS[3])
+redis.call("PEXPIRE", KEYS[3], ARGV[2])
+redis.call("RENAME", KEYS[2], KEYS[4])
+redis.call("PEXPIRE", KEYS[4], ARGV[2])
+redis.call("SET", KEYS[5], ARGV[1], "PX", ARGV[2])
+return 1
+`;
+
+/**
+ * A `STORAGE` provider on Redis, shared by every app instance pointing at the same Redis
+ * and prefix, and surviving their restarts. Per resource: `<prefix>m:<id>` holds the
+ * metadata, `<prefix>c:<id>:<version>` and `<prefix>x:<id>:<version>` the content and
+ * its index. All carry a TTL to the resource's `expiresAt`, so Redis drops them even if
+ * no app sweeps. A version's blobs and its metadata are written in one transaction (a
+ * reader sees the old version or the new one); the previous version's blobs are deleted
+ * afterwards. Reads are `GETRANGE`s of the requested bytes, listing is `SCAN`, never `KEYS`.
+ *
+ * The TTL is computed from `Date.now()`, so it follows the wall clock even if the app's
+ * `CLOCK` is a test clock. Use a Redis whose eviction policy cannot drop these keys
+ * (`noeviction` or `volatile-*` with room to spare): an evicted blob makes its resource
+ * unreadable.
+ *
+ * @example
+ * ```ts
+ * providers: [{ provide: STORAGE, useValue: new RedisStorage({ url: process.env.REDIS_URL, prefix: "mcp:res:" }) }]
+ * ```
+ */
+export class RedisStorage implements ResourceStorage {
+  private readonly connection: RedisConnection;
+  private readonly prefix: string;
+  private readonly chunkBytes: number;
+
+  constructor(options: RedisStorageOptions = {}) {
+    this.connection = redisConnection(options);
+    this.prefix = options.prefix ?? "frugal:res:";
+    this.chunkBytes = options.chunkBytes ?? 4 * 1024 * 1024;
+    if (!Number.isSafeInteger(this.chunkBytes) || this.chunkBytes < 1024) {
+      throw new StorageError(
+        `RedisStorage chunkBytes must be an integer of at least 1024, not ${this.chunkBytes}`,
+      );
+    }
+  }
+
+  /** Connects; `McpFactory.create` waits for this (briefly). */
+  ready(): Promise<void> {
+    return connectRedis(this.connection);
+  }
+
+  async put(meta: StoredResourceMeta, content: Uint8Array, index: Uint8Array): Promise<void> {
+    const id = checkedId(meta.id);
+    const version = checkedVersion(meta.version);
+    const { client } = this.connection;
+    const ttl = Math.max(1, Math.ceil(meta.expiresAt - Date.now()));
+    const contentKey = this.blobKey(id, version, "content");
+    const indexKey = this.blobKey(id, version, "index");
+    const json = JSON.stringify(meta);
+    let previous: StoredResourceMeta | undefined;
+    try {
+      previous = await this.stat(id).catch(() => undefined);
+      if (content.byteLength <= this.chunkBytes && index.byteLength <= this.chunkBytes) {
+        expectOk(
+          await client
+            .multi()
+            .set(contentKey, asBuffer(content), "PX", ttl)
+            .set(indexKey, asBuffer(index), "PX", ttl)
+            .set(this.metaKey(id), json, "PX", ttl)
+            .exec(),
+        );
+      } else {
+        const suffix = randomBytes(8).toString("hex");
+        const temporary = [`${this.prefix}t:${id}:${suffix}:c`, `${this.prefix}t:${id}:${suffix}:x`] as const;
+        try {
+          await this.writeChunked(temporary[0], content, ttl + TEMPORARY_MARGIN_MS);
+          await this.writeChunked(temporary[1], index, ttl + TEMPORARY_MARGIN_MS);
+          const committed = await client.eval(
+            COMMIT_SCRIPT,
+            5,
+            temporary[0],
+            temporary[1],
+            contentKey,
+            indexKey,
+            this.metaKey(id),
+            json,
+            // Counted from now, not from before the write: the resource expires at expiresAt.
+            Math.max(1, Math.ceil(meta.expiresAt - Date.now())),
+          );
+          if (committed !== 1) throw new Error("the blobs expired before the write completed");
+        } finally {
+          await client.del(...temporary).catch(() => 0);
+        }
+      }
+    } catch (error) {
+      throw new StorageError(`redis storage: writing resource ${id} failed (${describe(error)})`);
+    }
+    if (previous && previous.version !== version) {
+      await client
+        .del(this.blobKey(id, previous.version, "content"), this.blobKey(id, previous.version, "index"))
+        .catch(() => 0);
+    }
+  }
+
+  async stat(id: string): Promise<StoredResourceMeta | undefined> {
+    const checked = checkedId(id);
+    let raw: string | null;
+    try {
+      raw = await this.connection.client.get(this.metaKey(checked));
+    } catch (error) {
+      throw new StorageError(`redis storage: reading resource ${checked} failed (${describe(error)})`);
+    }
+    if (raw === null) return undefined;
+    const meta = parseStoredMeta(raw, checked);
+    if (!meta) throw new StorageError(`redis storage: the metadata of resource ${checked} is malformed`);
+    return meta;
+  }
+
+  async read(
+    id: string,
+    version: number,
+    part: StoragePart,
+    start: number,
+    end: number,
+  ): Promise<Uint8Array> {
+    const key = this.blobKey(checkedId(id), checkedVersion(version), part);
+    checkRange(start, end);
+    const chunks: Buffer[] = [];
+    let at = start;
+    let total = 0;
+    try {
+      if (end <= start) {
+        // Nothing to read, but a version that is gone must still say so.
+        if ((await this.connection.client.exists(key)) === 0) throw gone(version);
+        return new Uint8Array(0);
+      }
+      // One transaction per chunk: EXISTS tells "gone" from "past the end" (both read as empty).
+      while (at < end) {
+        const stop = Math.min(end, at + this.chunkBytes);
+        const replies = await this.connection.client
+          .multi()
+          .exists(key)
+          .getrangeBuffer(key, at, stop - 1)
+          .exec();
+        expectOk(replies);
+        if (replies?.[0]?.[1] !== 1) throw gone(version);
+        const chunk = replies?.[1]?.[1] as Buffer;
+        chunks.push(chunk);
+        total += chunk.length;
+        if (chunk.length < stop - at) break;
+        at = stop;
+      }
+    } catch (error) {
+      if (error instanceof StorageError) throw error;
+      throw new StorageError(`redis storage: reading resource ${id} failed (${describe(error)})`);
+    }
+    if (chunks.length === 1) return chunks[0] as Buffer;
+    return chunks.length === 0 ? new Uint8Array(0) : Buffer.concat(chunks, total);
+  }
+
+  async delete(id: string): Promise<boolean> {
+    const checked = checkedId(id);
+    const { client } = this.connection;
+    try {
+      const raw = await client.get(this.metaKey(checked));
+      if (raw === null) return false;
+      const version = parseStoredMeta(raw, checked)?.version;
+      // Metadata first: from then on nobody finds the blobs.
+      const transaction = client.multi().del(this.metaKey(checked));
+      if (version !== undefined) {
+        transaction.del(this.blobKey(checked, version, "content"), this.blobKey(checked, version, "index"));
+      }
+      const replies = await transaction.exec();
+      expectOk(replies);
+      return replies?.[0]?.[1] === 1;
+    } catch (error) {
+      throw new StorageError(`redis storage: deleting resource ${checked} failed (${describe(error)})`);
+    }
+  }
+
+  async *list(): AsyncIterable<StoredResourceMeta> {
+    const { client } = this.connection;
+    const match = `${escapeGlob(this.prefix)}m:*`;
+    const seen = new Set<string>();
+    let cursor = "0";
+    do {
+      let keys: string[];
+      let values: Array<string | null>;
+      try {
+        [cursor, keys] = await client.scan(cursor, "MATCH", match, "COUNT", SCAN_COUNT);
+        values = keys.length > 0 ? await client.mget(...keys) : [];
+      } catch (error) {
+        throw new StorageError(`redis storage: listing resources failed (${describe(error)})`);
+      }
+      for (let i = 0; i < keys.length; i++) {
+        const id = (keys[i] as string).slice(this.prefix.length + 2);
+        const raw = values[i];
+        // SCAN may return a key twice; malformed or foreign keys are skipped.
+        if (!isResourceId(id) || seen.has(id) || raw === null || raw === undefined) continue;
+        const meta = parseStoredMeta(raw, id);
+        if (!meta) continue;
+        seen.add(id);
+        yield meta;
+      }
+    } while (cursor !== "0");
+  }
+
+  async close(): Promise<void> {
+    await closeRedis(this.connection);
+  }
+
+  /** SET of the first chunk (with a TTL), then APPEND of the others: no command copies the whole blob. */
+  private async writeChunked(key: string, bytes: Uint8Array, ttl: number): Promise<void> {
+    const { client } = this.connection;
+    const whole = asBuffer(bytes);
+    await client.set(key, whole.subarray(0, this.chunkBytes), "PX", ttl);
+    for (let at = this.chunkBytes; at < whole.length; at += this.chunkBytes) {
+      await client.append(key, whole.subarray(at, at + this.chunkBytes));
+    }
+  }
+
+  private metaKey(id: string): string {
+    return `${this.prefix}m:${id}`;
+  }
+
+  private blobKey(id: string, version: number, part: StoragePart): string {
+    return `${this.prefix}${part === "content" ? "c" : "x"}:${id}:${version}`;
+  }
+}
+
+function gone(version: number): StorageError {
+  return new StorageError(
+    `version ${version} of this resource is gone; it was updated or deleted; read it again`,
+  );
+}
+
+/** A Buffer view of the bytes (ioredis would stringify a plain Uint8Array). */
+function asBuffer(bytes: Uint8Array): Buffer {
+  return Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+}
+
+/** Throws the first error of a transaction's replies (ioredis resolves them rather than rejecting). */
+function expectOk(replies: Array<[Error | null, unknown]> | null): void {
+  if (replies === null) throw new Error("the transaction was aborted");
+  for (const [error] of replies) if (error) throw error;
+}
+
+/** The prefix as a literal in a SCAN MATCH pattern. */
+function escapeGlob(text: string): string {
+  return text.replace(/[*?[\]\\]/g, "\\$&");
+}
+
+/** A reason safe to show a client (no URL, no credentials). */
+function describe(error: unknown): string {
+  if (error instanceof StorageError) return error.message;
+  const message = (error as Error | null)?.message ?? String(error);
+  if (/timed out/i.test(message)) return "Redis did not answer in time";
+  if (/OOM/.test(message)) return "Redis is out of memory";
+  if (/Stream isn't writeable|enableOfflineQueue|Connection is closed/i.test(message))
+    return "Redis is not connected";
+  return message.split("\n")[0]?.slice(0, 200) ?? "unknown error";
+}

@@ -1,0 +1,64 @@
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { createHttpHandler, type HttpHandlerOptions } from "./http-handler.js";
+import { sendJsonRpcError } from "./json-rpc-response.js";
+import type { SessionHost } from "./session-host.js";
+
+/** Options of `app.listen`. */
+export type ListenOptions =
+  | { transport: "stdio" }
+  | ({
+      transport: "http";
+      /** Port to listen on; 0 picks a free one (default 3000). */
+      port?: number;
+      /** Interface to bind (default 127.0.0.1: loopback only). */
+      host?: string;
+      /** Endpoint path (default `/mcp`). */
+      path?: string;
+    } & HttpHandlerOptions);
+
+const LOOPBACK_HOSTS = new Set(["127.0.0.1", "localhost", "::1"]);
+
+/** Starts a listener for `app` and returns how to stop it. */
+export async function listen(
+  app: SessionHost,
+  options: ListenOptions,
+): Promise<{ url?: string; close(): Promise<void> }> {
+  if (options.transport === "stdio") {
+    const transport = new StdioServerTransport();
+    await app.connect(transport);
+    return { close: () => transport.close() };
+  }
+  const host = options.host ?? "127.0.0.1";
+  const path = options.path ?? "/mcp";
+  let handlerOptions: HttpHandlerOptions = options;
+  if (!LOOPBACK_HOSTS.has(host) && options.allowedHosts === undefined) {
+    app.logger.warn(
+      `listening on ${host} without allowedHosts: the Host check is off; set allowedHosts to protect against DNS rebinding`,
+    );
+    handlerOptions = { ...options, allowedHosts: "any" };
+  }
+  const handler = createHttpHandler(app, handlerOptions);
+  const server = createServer((req, res) => {
+    const pathname = (req.url ?? "/").split("?")[0];
+    if (pathname !== path)
+      return sendJsonRpcError(res, 404, -32000, `Not found: the MCP endpoint is ${path}`);
+    void handler(req, res);
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port ?? 3000, host, () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  const url = `http://${host.includes(":") ? `[${host}]` : host}:${port}${path}`;
+  app.logger.info(`MCP server listening on ${url}`);
+  return {
+    url,
+    close: async () => {
+      await handler.close();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
