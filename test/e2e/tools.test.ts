@@ -1,17 +1,17 @@
 import {
   audio,
-  createTestClient,
   embeddedResource,
   image,
   McpModule,
   McpService,
   resourceLink,
-  type TestClient,
   Tool,
   type ToolContext,
   text,
   toolError,
 } from "frugal-mcp";
+// Through the testing subpath, as the README's tests do.
+import { createTestClient, type TestClient } from "frugal-mcp/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 
