@@ -27,7 +27,6 @@ export {
   ResourceLimitError,
   ResourceNotFoundError,
 } from "./ephemeral/ephemeral-resources.js";
-export type { SearchMatch, SearchResult } from "./ephemeral/search-resource.js";
 export type { SpilledResult } from "./ephemeral/spill-summary.js";
 export { FrugalConfigError } from "./errors/config-error.js";
 export {
