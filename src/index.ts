@@ -22,11 +22,8 @@ export { Prompt } from "./decorators/prompt.decorator.js";
 export { Resource } from "./decorators/resource.decorator.js";
 export { Tool } from "./decorators/tool.decorator.js";
 export { UseInterceptors } from "./decorators/use-interceptors.decorator.js";
-export {
-  type EphemeralSettings,
-  ResourceLimitError,
-  ResourceNotFoundError,
-} from "./ephemeral/ephemeral-resources.js";
+export type { EphemeralSettings } from "./ephemeral/ephemeral-settings.js";
+export { ResourceLimitError, ResourceNotFoundError } from "./ephemeral/resource-errors.js";
 export type { SpilledResult } from "./ephemeral/spill-summary.js";
 export { FrugalConfigError } from "./errors/config-error.js";
 export {

@@ -3,32 +3,10 @@ import type { Logger } from "../logging/logger.js";
 import { newResourceId } from "../storage/resource-id.js";
 import { type ResourceStorage, StorageError, type StoredResourceMeta } from "../storage/storage.js";
 import { encodeContent } from "./content-index.js";
+import type { EphemeralSettings } from "./ephemeral-settings.js";
 import { EPHEMERAL_SCHEME, ephemeralUri, idOfEphemeralUri } from "./ephemeral-uri.js";
-
-/** App-wide settings of ephemeral resources (`McpFactory.create(…, { ephemeral })`). */
-export interface EphemeralSettings {
-  /** Lifetime when none is given (default one hour). */
-  defaultTtlMs?: number;
-  /** Bytes one owner may hold at once (default 64 MiB). */
-  maxBytesPerOwner?: number;
-  /** Bytes all owners may hold at once (default 1 GiB). */
-  maxTotalBytes?: number;
-  /** Delete a session's resources when it ends (default false; the TTL bounds them anyway). */
-  deleteOnSessionEnd?: boolean;
-  /** How often expired resources are swept (default one minute). */
-  sweepIntervalMs?: number;
-  /** Name of the slice-reading tool (default `read_resource`). */
-  readToolName?: string;
-  /** Name of the search tool (default `search_resource`). */
-  searchToolName?: string;
-  /** Register the resource tools even when no method is `@Ephemeral` (for `ctx.resources.create`). */
-  tools?: boolean;
-  /**
-   * Largest resource `resources/read` returns whole (default 16 MiB); a larger one is read
-   * in slices with the resource tools, so no single response holds hundreds of megabytes.
-   */
-  maxReadBytes?: number;
-}
+import { QuotaLedger } from "./quota-ledger.js";
+import { ResourceNotFoundError } from "./resource-errors.js";
 
 /** Options of one resource being created. */
 export interface CreateResourceOptions {
@@ -42,40 +20,14 @@ export interface CreateResourceOptions {
   scope?: "owner" | "global";
 }
 
-/** A quota or input problem the client can act on (too large, too many, a quota reached). */
-export class ResourceLimitError extends Error {
-  override readonly name = "ResourceLimitError";
-}
-
-/** No resource at that URI that this caller may see: it never existed, expired, or is someone else's. */
-export class ResourceNotFoundError extends Error {
-  override readonly name = "ResourceNotFoundError";
-  constructor(
-    readonly uri: string,
-    detail = "it may have expired or belong to another owner",
-  ) {
-    super(`Resource not found: ${uri} (${detail})`);
-  }
-}
-
 /**
  * Creates, reads, updates and deletes ephemeral resources for owners, over any
  * `ResourceStorage`. Enforces visibility (another owner gets "not found", never the
  * data), expiry by the app's clock, and per-owner and global byte quotas.
  */
 export class EphemeralResources {
-  /**
-   * What this instance believes is stored, by resource: the quota ledger. Loaded from
-   * storage once (resources may have survived a restart), kept up to date by this
-   * instance's writes and deletes, and reconciled with storage by every sweep and before
-   * any refusal (storage may expire resources on its own: Redis TTLs, another instance).
-   */
-  private ledger: Map<string, { creator: string; size: number; written: number }> | undefined;
-  private loadingLedger: Promise<void> | undefined;
-  /** Increases with every write, so a reconciliation keeps writes that finished after its listing began. */
-  private writes = 0;
-  /** Bytes reserved by writes in progress, per creator: not in storage yet, but promised. */
-  private readonly pendingBytes = new Map<string, number>();
+  /** Bytes stored and promised per creator, checked before every write. */
+  private readonly quota: QuotaLedger;
   private readonly updates = new Map<string, Promise<unknown>>();
   private sweeper: NodeJS.Timeout | undefined;
   /** Called when an owner's list of resources changed (null: a global resource). */
@@ -86,7 +38,9 @@ export class EphemeralResources {
     private readonly clock: Clock,
     private readonly logger: Logger,
     readonly settings: EphemeralSettings = {},
-  ) {}
+  ) {
+    this.quota = new QuotaLedger(storage, clock, logger, settings, (owner) => this.onListChanged(owner));
+  }
 
   /** Starts sweeping expired resources on a timer that never keeps the process alive. */
   startSweeping(): void {
@@ -117,7 +71,7 @@ export class EphemeralResources {
       createdAt: now,
       expiresAt: now + (options.ttl ?? this.settings.defaultTtlMs ?? 3_600_000),
     };
-    await this.reserve(creator, meta.size);
+    await this.quota.reserve(creator, meta.size);
     await this.store(meta, encoded.content, encoded.index, creator, meta.size);
     this.onListChanged(meta.owner);
     return meta;
@@ -139,7 +93,7 @@ export class EphemeralResources {
       total: encoded.total,
       version: current.version + 1,
     };
-    await this.reserve(caller, meta.size - current.size);
+    await this.quota.reserve(caller, meta.size - current.size);
     await this.store(meta, encoded.content, encoded.index, caller, meta.size - current.size);
     return meta;
   }
@@ -164,7 +118,7 @@ export class EphemeralResources {
     if (!meta || meta.creator !== caller) return false;
     const deleted = await this.storage.delete(meta.id);
     if (deleted) {
-      this.ledger?.delete(meta.id);
+      this.quota.forget(meta.id);
       this.onListChanged(meta.owner);
     }
     return deleted;
@@ -198,7 +152,7 @@ export class EphemeralResources {
   async deleteOwnedBy(owner: string): Promise<void> {
     for await (const meta of this.storage.list()) {
       if (meta.creator === owner && (await this.storage.delete(meta.id).catch(() => false))) {
-        this.ledger?.delete(meta.id);
+        this.quota.forget(meta.id);
       }
     }
   }
@@ -215,8 +169,6 @@ export class EphemeralResources {
     return meta;
   }
 
-  /** Refuses a write that would pass a quota, saying which one and by how much. */
-
   /** Writes a version; settles what `reserve` promised, whether the write succeeds or not. */
   private async store(
     meta: StoredResourceMeta,
@@ -232,83 +184,13 @@ export class EphemeralResources {
       const reason = error instanceof StorageError ? error.message : "the storage backend failed";
       throw new StorageError(`could not store the result (${reason}); nothing was saved`);
     } finally {
-      add(this.pendingBytes, creator, -Math.max(0, delta));
+      this.quota.release(creator, delta);
     }
-    this.ledger?.set(meta.id, { creator, size: meta.size, written: ++this.writes });
-  }
-
-  /**
-   * Refuses a write that would pass a quota, saying which one and by how much; otherwise
-   * reserves its bytes in the same turn as the check, so concurrent writes cannot all pass.
-   */
-  private async reserve(owner: string, bytes: number): Promise<void> {
-    if (bytes <= 0) return;
-    await this.loadLedger();
-    if (this.refusal(owner, bytes)) await this.reconcile();
-    const refusal = this.refusal(owner, bytes);
-    if (refusal) throw new ResourceLimitError(refusal);
-    add(this.pendingBytes, owner, bytes);
-  }
-
-  private refusal(owner: string, bytes: number): string | undefined {
-    const perOwner = this.settings.maxBytesPerOwner ?? 64 * 1024 * 1024;
-    const total = this.settings.maxTotalBytes ?? 1024 * 1024 * 1024;
-    let mine = this.pendingBytes.get(owner) ?? 0;
-    let all = 0;
-    for (const used of this.pendingBytes.values()) all += used;
-    for (const entry of this.ledger?.values() ?? []) {
-      all += entry.size;
-      if (entry.creator === owner) mine += entry.size;
-    }
-    if (mine + bytes > perOwner) {
-      return `storing ${bytes} more bytes would pass your quota of ${perOwner} bytes (${mine} used); delete or let older results expire`;
-    }
-    if (all + bytes > total)
-      return `storage is at its limit of ${total} bytes; try again after older results expire`;
-    return undefined;
-  }
-
-  private loadLedger(): Promise<void> {
-    if (this.ledger) return Promise.resolve();
-    this.loadingLedger ??= this.reconcile().finally(() => {
-      this.loadingLedger = undefined;
-    });
-    return this.loadingLedger;
-  }
-
-  /**
-   * Makes the ledger match storage: adds what storage holds (and has not expired), drops
-   * what it no longer holds, but keeps writes that finished after the listing began.
-   */
-  private async reconcile(deleteExpired = false): Promise<void> {
-    const startedAfter = this.writes;
-    const now = this.clock.now();
-    const present = new Map<string, { creator: string; size: number; written: number }>();
-    try {
-      for await (const meta of this.storage.list()) {
-        if (meta.expiresAt > now)
-          present.set(meta.id, { creator: meta.creator, size: meta.size, written: 0 });
-        else if (deleteExpired && (await this.storage.delete(meta.id))) this.onListChanged(meta.owner);
-      }
-    } catch (error) {
-      this.logger.warn("could not list stored resources (quotas and expiry)", error);
-      this.ledger ??= new Map();
-      return;
-    }
-    for (const [id, entry] of this.ledger ?? []) if (entry.written > startedAfter) present.set(id, entry);
-    this.ledger = present;
+    this.quota.recordWrite(meta.id, creator, meta.size);
   }
 
   /** Deletes expired resources and reconciles the quota ledger in the same walk. */
   private async sweep(): Promise<void> {
-    await this.reconcile(true);
+    await this.quota.reconcile(true);
   }
-}
-
-/** Adds `bytes` (possibly negative) to an owner's count, never going below zero. */
-function add(counts: Map<string, number> | undefined, owner: string, bytes: number): void {
-  if (!counts || bytes === 0) return;
-  const next = Math.max(0, (counts.get(owner) ?? 0) + bytes);
-  if (next === 0) counts.delete(owner);
-  else counts.set(owner, next);
 }

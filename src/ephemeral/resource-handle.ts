@@ -1,7 +1,7 @@
 import type { ResourceHandle, ResourceInfo } from "../pipeline/resource-handle.js";
 import type { StoredResourceMeta } from "../storage/storage.js";
 import type { EphemeralResources } from "./ephemeral-resources.js";
-import { ResourceNotFoundError } from "./ephemeral-resources.js";
+import { ResourceNotFoundError } from "./resource-errors.js";
 import { readSlice } from "./resource-slices.js";
 
 /** The handle of one call: everything it creates belongs to `owner`. */

@@ -1,6 +1,6 @@
 import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
 import type { ProviderEntry } from "../decorators/mcp-module.decorator.js";
-import type { EphemeralSettings } from "../ephemeral/ephemeral-resources.js";
+import type { EphemeralSettings } from "../ephemeral/ephemeral-settings.js";
 import type { CursorSecret } from "../pagination/cursor-keys.js";
 import type { InterceptorClass } from "../pipeline/interceptor.js";
 import type { InputLimits } from "../pipeline/stages/measure-input.js";
