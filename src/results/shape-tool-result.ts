@@ -16,9 +16,11 @@ export function shapeToolResult(value: unknown): CallToolResult {
   if (isContentBlock(value)) return { content: [value] };
   if (Array.isArray(value) && value.length > 0 && value.every(isContentBlock)) return { content: value };
   if (isCallToolResult(value)) return value;
-  const json = jsonOf(value);
+  // Undefined for values JSON cannot express (a function): then their string form.
+  const json: string | undefined = JSON.stringify(value, jsonReplacer);
   if (isPlainObject(value)) {
-    return { content: [{ type: "text", text: json }], structuredContent: JSON.parse(json) };
+    const text = json ?? "null";
+    return { content: [{ type: "text", text }], structuredContent: JSON.parse(text) };
   }
   return { content: [{ type: "text", text: json ?? String(value) }] };
 }
@@ -46,26 +48,4 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
     value instanceof Map ||
     value instanceof Set
   );
-}
-
-// The budget stage serializes a result to count it; the shape stage reuses that text
-// instead of serializing the same object again.
-const serialized = new WeakMap<object, string>();
-
-/** The JSON text of a handler's value, serialized once per value. */
-export function jsonOf(value: unknown): string {
-  if (typeof value !== "object" || value === null) return JSON.stringify(value, jsonReplacer);
-  let json = serialized.get(value);
-  if (json === undefined) {
-    json = JSON.stringify(value, jsonReplacer) ?? "null";
-    serialized.set(value, json);
-  }
-  return json;
-}
-
-/** Whether shaping turns this value into its JSON text (rather than text or content blocks). */
-export function shapesAsJson(value: unknown): boolean {
-  if (value === undefined || typeof value === "string" || isContentBlock(value)) return false;
-  if (Array.isArray(value) && value.length > 0 && value.every(isContentBlock)) return false;
-  return !isCallToolResult(value);
 }
