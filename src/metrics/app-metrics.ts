@@ -17,6 +17,8 @@ export class AppMetrics {
   cacheBackendErrors = 0;
   /** Results left out of the cache because an invalidation arrived while they were computed. */
   cacheStaleDiscards = 0;
+  /** Sources of `resources/list` that failed (the others were still listed). */
+  resourceListErrors = 0;
   readonly tokensByTool = new Map<string, ToolTokens>();
 
   recordTokens(tool: string, tokens: number): void {

@@ -33,6 +33,10 @@ export interface AppStats {
   };
   /** Tokens returned per tool (counted under a budget): calls counted and total tokens. */
   tokens: Record<string, { calls: number; tokens: number }>;
+  resources: {
+    /** Sources of `resources/list` (a template's `list`, the ephemeral storage) that failed; the rest was listed. */
+    listErrors: number;
+  };
 }
 
 /**
@@ -180,6 +184,7 @@ export class McpApp {
         staleDiscards: metrics.cacheStaleDiscards,
       },
       tokens: Object.fromEntries([...metrics.tokensByTool].map(([tool, t]) => [tool, { ...t }])),
+      resources: { listErrors: metrics.resourceListErrors },
     };
   }
 

@@ -25,12 +25,35 @@ export function installResourceHandlers(
   const { server } = session;
   const { registry } = runtime;
   const templateListings = registry.templates.map((o) => o.definition.listing);
-  const listers = registry.templates.flatMap((o) => (o.definition.list ? [o.definition.list] : []));
+  const listers = registry.templates.flatMap(({ definition }) =>
+    definition.list
+      ? [{ source: `the list of ${definition.uri} (${definition.where})`, list: definition.list }]
+      : [],
+  );
 
   server.setRequestHandler(ListResourcesRequestSchema, async (request, extra) => {
-    const listed = await Promise.all(listers.map((list) => list()));
-    const mine = await runtime.ephemeral.list(ownerOf(runtime, session, extra));
-    const all = [...staticListings, ...listed.flat(), ...mine.map(ephemeralListing)];
+    const owner = ownerOf(runtime, session, extra);
+    const sources = [
+      ...listers,
+      {
+        source: "the ephemeral resources in storage",
+        list: async () => (await runtime.ephemeral.list(owner)).map(ephemeralListing),
+      },
+    ];
+    // One failing source (a dead storage, a throwing `list`) never fails the whole listing:
+    // static resources and the other sources still answer; the failure is logged and counted.
+    const listed = await Promise.allSettled(sources.map(({ list }) => list()));
+    const all: Resource[] = [...staticListings];
+    listed.forEach((outcome, index) => {
+      if (outcome.status === "fulfilled") all.push(...outcome.value);
+      else {
+        runtime.metrics.resourceListErrors++;
+        runtime.logger.error(
+          `resources/list: ${sources[index]?.source} failed; listing the rest`,
+          outcome.reason,
+        );
+      }
+    });
     const page = pageOfList(all, request.params?.cursor, runtime.listPageSize, "resources/list");
     return { resources: page.items, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
   });
