@@ -1,3 +1,4 @@
+import { once } from "node:events";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { ResourceUpdatedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
@@ -17,7 +18,8 @@ import {
   Resource,
   Tool,
 } from "frugal-mcp";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Redis } from "ioredis";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { deletePrefix, randomPrefix, redisAvailable } from "../support/services.js";
 
@@ -146,6 +148,23 @@ describe.skipIf(!available)("a dead Redis", () => {
     (await x.client.callTool({ name: "price", arguments: { sku } })).structuredContent as { run: number };
 });
 
+/** Resolves once a Redis at `url` answers a PING; rejects (at once) while nothing listens. */
+async function ping(url: string): Promise<void> {
+  const client = new Redis(url, {
+    lazyConnect: true,
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+  });
+  client.on("error", () => {});
+  try {
+    await client.connect();
+    await client.ping();
+  } finally {
+    client.disconnect();
+  }
+}
+
 describe.skipIf(!available)("Redis coming back", () => {
   it("resumes caching without a restart", async () => {
     const { spawn } = await import("node:child_process");
@@ -162,7 +181,8 @@ describe.skipIf(!available)("Redis coming back", () => {
     const url = `redis://127.0.0.1:${port}`;
     const errors: string[] = [];
     const logger: Logger = { debug() {}, info() {}, warn() {}, error: (m) => void errors.push(m) };
-    await new Promise((r) => setTimeout(r, 300));
+    // The server process is outside the test: poll until it answers a PING.
+    await vi.waitFor(() => ping(url), { timeout: 5_000, interval: 20 });
     const x = await instance(
       new RedisCache({ url, prefix }),
       new RedisEventBus({ url, channel: `${prefix}x` }),
@@ -174,8 +194,9 @@ describe.skipIf(!available)("Redis coming back", () => {
     try {
       const first = await price("comeback");
       expect(await price("comeback")).toBe(first);
+      const exited = once(server, "exit");
       server.kill("SIGKILL");
-      await new Promise((r) => setTimeout(r, 200));
+      await exited;
       expect(await price("down")).toBeGreaterThan(0);
       expect(x.app.stats().cache.backendErrors).toBeGreaterThan(0);
       server = start();

@@ -16,8 +16,9 @@ import {
   Tool,
   type ToolContext,
 } from "frugal-mcp";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
+import { deferred } from "../support/gates.js";
 
 const calls: Record<string, number> = {};
 const count = (name: string) => {
@@ -25,6 +26,8 @@ const count = (name: string) => {
   return calls[name];
 };
 let gate: Promise<void> = Promise.resolve();
+/** Resolved by `slow` when its source starts running (a test replaces it before a call). */
+let slowStarted = deferred();
 let failNext = false;
 
 @McpService()
@@ -62,6 +65,7 @@ class ReportsService {
   @Cached({ ttl: 60_000, invalidateOn: ["slow.changed"] })
   async slow({ key }: { key: string }, ctx: ToolContext) {
     count("slow");
+    slowStarted.resolve();
     await gate;
     if (failNext) {
       failNext = false;
@@ -118,6 +122,11 @@ describe("@Cached and @Invalidates", () => {
   let clock: ManualClock;
   const call = (name: string, args: Record<string, unknown> = {}) =>
     t.client.callTool({ name, arguments: args });
+  /** Calls that have passed the cache lookup: served, started a miss, or joined a running one. */
+  const lookedUp = () => {
+    const { hits, misses, coalesced } = t.app.stats().cache;
+    return hits + misses + coalesced;
+  };
 
   beforeEach(async () => {
     for (const key of Object.keys(calls)) delete calls[key];
@@ -188,7 +197,7 @@ describe("@Cached and @Invalidates", () => {
       open = resolve;
     });
     const pending = Array.from({ length: 100 }, () => call("slow", { key: "k" }));
-    await new Promise((r) => setTimeout(r, 20));
+    await vi.waitFor(() => expect(lookedUp()).toBe(100), { timeout: 5_000 });
     open();
     const results = await Promise.all(pending);
     expect(calls.slow).toBe(1);
@@ -203,7 +212,7 @@ describe("@Cached and @Invalidates", () => {
     });
     failNext = true;
     const pending = Array.from({ length: 5 }, () => call("slow", { key: "f" }));
-    await new Promise((r) => setTimeout(r, 20));
+    await vi.waitFor(() => expect(lookedUp()).toBe(5), { timeout: 5_000 });
     open();
     for (const result of await Promise.all(pending)) {
       expect(result).toEqual({ content: [{ type: "text", text: "source unavailable" }], isError: true });
@@ -218,8 +227,9 @@ describe("@Cached and @Invalidates", () => {
     gate = new Promise((resolve) => {
       open = resolve;
     });
+    slowStarted = deferred();
     const pending = call("slow", { key: "s" });
-    await new Promise((r) => setTimeout(r, 20));
+    await slowStarted.promise;
     await t.app.get(EVENT_BUS).emit("slow.changed");
     open();
     await pending;
@@ -234,13 +244,14 @@ describe("@Cached and @Invalidates", () => {
     gate = new Promise((resolve) => {
       open = resolve;
     });
+    slowStarted = deferred();
     const controller = new AbortController();
     const first = t.client.callTool({ name: "slow", arguments: { key: "c" } }, undefined, {
       signal: controller.signal,
     });
-    await new Promise((r) => setTimeout(r, 10));
+    await slowStarted.promise;
     const second = call("slow", { key: "c" });
-    await new Promise((r) => setTimeout(r, 10));
+    await vi.waitFor(() => expect(lookedUp()).toBe(2), { timeout: 5_000 });
     controller.abort();
     await expect(first).rejects.toThrow();
     open();

@@ -325,7 +325,9 @@ describe("examples/conformance-server in memory", () => {
 
     await t.client.unsubscribeResource({ uri: "test://watched-resource" });
     await watched.update("Nobody is told");
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // update() resolves once the invalidation has sent its notifications, and a session's
+    // messages arrive in order: after a ping round trip on each client, a stray one would be in.
+    await Promise.all([t.client.ping(), other.ping()]);
     expect(updated).toHaveLength(2);
     expect(otherUpdated).toEqual([]);
     expect(await read()).toBe("Nobody is told");

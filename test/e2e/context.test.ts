@@ -6,8 +6,11 @@ import {
 import { createTestClient, McpModule, McpService, type TestClient, Tool, type ToolContext } from "frugal-mcp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
+import { deferredByKey } from "../support/gates.js";
 
 const cancelled: string[] = [];
+/** Resolved by `wait_for_cancel` once it listens for the abort of call `id`. */
+const waiting = deferredByKey<string>();
 
 @McpService()
 class ContextService {
@@ -27,9 +30,10 @@ class ContextService {
 
   @Tool({ input: { id: z.string() } })
   async waitForCancel({ id }: { id: string }, ctx: ToolContext) {
-    await new Promise<void>((resolve) =>
-      ctx.signal.addEventListener("abort", () => resolve(), { once: true }),
-    );
+    await new Promise<void>((resolve) => {
+      ctx.signal.addEventListener("abort", () => resolve(), { once: true });
+      waiting(id).resolve();
+    });
     cancelled.push(id);
     return "cancelled";
   }
@@ -104,7 +108,7 @@ describe("ToolContext", () => {
     const call = t.client.callTool({ name: "wait_for_cancel", arguments: { id: "c1" } }, undefined, {
       signal: controller.signal,
     });
-    await new Promise((r) => setTimeout(r, 30));
+    await waiting("c1").promise;
     controller.abort("user gave up");
     await expect(call).rejects.toThrow();
     await expect.poll(() => cancelled).toContain("c1");
@@ -113,7 +117,7 @@ describe("ToolContext", () => {
   it("aborts running calls when the session ends", async () => {
     const extra = await t.connect();
     const call = extra.callTool({ name: "wait_for_cancel", arguments: { id: "c2" } }).catch(() => "closed");
-    await new Promise((r) => setTimeout(r, 30));
+    await waiting("c2").promise;
     await extra.close();
     expect(await call).toBe("closed");
     await expect.poll(() => cancelled).toContain("c2");

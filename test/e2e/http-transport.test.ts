@@ -16,12 +16,31 @@ import {
 } from "frugal-mcp";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
+import { deferred, deferredByKey } from "../support/gates.js";
 
 // ---------------------------------------------------------------------------------------------
 // The module under test
 // ---------------------------------------------------------------------------------------------
 
+// Real time only where time itself is exercised (a slow call, a slow store, deadlines), never to order events.
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** Resolved by `slow` when it starts (a test replaces it before a call). */
+let slowStarted = deferred();
+
+/** Resolved, by JSON-RPC id, once an event store of the app under test has stored that response. */
+let storedResponses = deferredByKey<string | number>();
+
+/** The default store (`MemoryEventStore`), telling the test when it has stored a response. */
+class ObservedEventStore extends MemoryEventStore {
+  override async storeEvent(...args: Parameters<MemoryEventStore["storeEvent"]>) {
+    const eventId = await super.storeEvent(...args);
+    const [, message] = args;
+    const isResponse = "result" in message || "error" in message;
+    if (isResponse && "id" in message && message.id !== undefined) storedResponses(message.id).resolve();
+    return eventId;
+  }
+}
 
 /** Lets a test hold the `gated` tool open until it calls `release()`. */
 let gate: { promise: Promise<void>; release: () => void } = newGate();
@@ -60,6 +79,8 @@ class ProbeService {
 
   @Tool({ description: "Sleep, then answer", input: { ms: z.number().int().min(0).max(5000) } })
   async slow({ ms }: { ms: number }) {
+    slowStarted.resolve();
+    // The call really takes `ms`: the drain tests check that close() waits that long for it.
     await sleep(ms);
     return { slept: ms };
   }
@@ -205,6 +226,7 @@ async function readSse(
   try {
     while (!stop(events)) {
       if (Date.now() > deadline) throw new Error(`SSE timeout; got ${JSON.stringify(events)}`);
+      // A deadline, not an ordering: a stream that stops short fails the test instead of hanging it.
       const timer = sleep(Math.max(0, deadline - Date.now())).then(() => ({ done: true, value: undefined }));
       const { done, value } = await Promise.race([reader.read(), timer]);
       if (done) break;
@@ -256,7 +278,8 @@ describe("Streamable HTTP transport (app.listen)", () => {
 
   beforeAll(async () => {
     ({ app, errors } = await createApp());
-    url = (await app.listen({ transport: "http", port: 0 })).url as string;
+    url = (await app.listen({ transport: "http", port: 0, eventStore: () => new ObservedEventStore() }))
+      .url as string;
   });
 
   afterEach(async () => {
@@ -458,6 +481,7 @@ describe("Streamable HTTP transport (app.listen)", () => {
 
   it("lets a client resume a broken stream with Last-Event-ID (event store)", async () => {
     gate = newGate();
+    storedResponses = deferredByKey();
     const { client, transport } = await connect();
     await client.listTools();
     const headers = {
@@ -486,26 +510,19 @@ describe("Streamable HTTP transport (app.listen)", () => {
 
     // The call finishes while the client is away; its answer must be kept for the resume.
     gate.release();
-    for (let i = 0; i < 100 && app.stats().inFlight > 0; i++) await sleep(10);
-    await sleep(50);
+    await storedResponses(7001).promise;
 
+    // Sending the stored answer also released the call's stream (in the same turn, before the
+    // server reads another request), whether or not the server had noticed the dropped
+    // connection: the resume cannot meet a 409 "stream already has an active connection".
     const resume = new AbortController();
-    let replay: Response | undefined;
-    for (let attempt = 0; attempt < 20; attempt++) {
-      replay = await fetch(url, {
-        method: "GET",
-        headers: { ...headers, accept: "text/event-stream", "last-event-id": lastEventId },
-        signal: resume.signal,
-      });
-      // 409 means the server has not yet noticed the dropped connection; try again.
-      if (replay.status !== 409) break;
-      await replay.body?.cancel();
-      await sleep(25);
-    }
+    const replay = await fetch(url, {
+      method: "GET",
+      headers: { ...headers, accept: "text/event-stream", "last-event-id": lastEventId },
+      signal: resume.signal,
+    });
     expect(replay?.status).toBe(200);
-    const replayed = await readSse(replay as Response, (events) =>
-      messagesOf(events).some((m) => m.id === 7001),
-    );
+    const replayed = await readSse(replay, (events) => messagesOf(events).some((m) => m.id === 7001));
     resume.abort();
     const messages = messagesOf(replayed);
     // Only what came after Last-Event-ID: no repeat of the log notification.
@@ -619,8 +636,9 @@ describe("app.close() over HTTP", () => {
     const { app, errors } = await createApp();
     const { url } = (await app.listen({ transport: "http", port: 0 })) as { url: string };
     const { client } = await connectClient(url);
+    slowStarted = deferred();
     const call = client.callTool({ name: "slow", arguments: { ms: 300 } });
-    for (let i = 0; i < 100 && app.stats().inFlight === 0; i++) await sleep(5);
+    await slowStarted.promise;
     expect(app.stats().inFlight).toBe(1);
 
     const started = Date.now();
@@ -642,6 +660,7 @@ describe("app.close() over HTTP", () => {
     // Like a Redis or database store: every write takes a few milliseconds.
     class SlowEventStore extends MemoryEventStore {
       override async storeEvent(...args: Parameters<MemoryEventStore["storeEvent"]>) {
+        // Real latency is the point: the answer is still being stored when close() looks.
         await sleep(5);
         return super.storeEvent(...args);
       }
@@ -653,12 +672,13 @@ describe("app.close() over HTTP", () => {
       eventStore: () => new SlowEventStore(),
     })) as { url: string };
     const { client } = await connectClient(url);
+    slowStarted = deferred();
     const call = client.callTool({ name: "slow", arguments: { ms: 200 } });
-    for (let i = 0; i < 100 && app.stats().inFlight === 0; i++) await sleep(5);
+    await slowStarted.promise;
     expect(app.stats().inFlight).toBe(1);
 
     const closing = app.close();
-    // A lost answer leaves the SDK client waiting forever; fail fast instead.
+    // A lost answer leaves the SDK client waiting forever; fail fast instead (a deadline, not an ordering).
     const result = await Promise.race([
       call,
       sleep(3000).then(() => {

@@ -12,6 +12,7 @@ import {
 } from "frugal-mcp";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
+import { deferred } from "../support/gates.js";
 
 const GREETING = Symbol("GREETING");
 let repoInstances = 0;
@@ -130,11 +131,14 @@ describe("modules and DI", () => {
   });
 
   it("drains a running call before closing", async () => {
+    const started = deferred();
+    const release = deferred();
     @McpService()
     class SlowService {
       @Tool()
       async slow() {
-        await new Promise((r) => setTimeout(r, 150));
+        started.resolve();
+        await release.promise;
         return "finished";
       }
     }
@@ -142,9 +146,12 @@ describe("modules and DI", () => {
     class SlowModule {}
     const t = await createTestClient(SlowModule);
     const call = t.client.callTool({ name: "slow", arguments: {} });
-    await new Promise((r) => setTimeout(r, 20));
+    await started.promise;
     expect(t.app.stats().inFlight).toBe(1);
-    await t.app.close();
+    // close() takes the running calls as it is called; the call only finishes after that.
+    const closing = t.app.close();
+    release.resolve();
+    await closing;
     expect((await call).content).toEqual([{ type: "text", text: "finished" }]);
     await t.close();
   });

@@ -144,7 +144,9 @@ describe("resources", () => {
     await expect.poll(() => mine).toEqual(["config://app"]);
     await t.client.unsubscribeResource({ uri: "config://app" });
     await t.app.notifyResourceUpdated("config://app");
-    await new Promise((r) => setTimeout(r, 20));
+    // notifyResourceUpdated resolves once sent, and a session's messages arrive in order:
+    // after a ping round trip on each client, a wrongly sent notification would be in.
+    await Promise.all([t.client.ping(), other.ping()]);
     expect(mine).toEqual(["config://app"]);
     expect(theirs).toEqual([]);
   });
