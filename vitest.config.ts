@@ -5,7 +5,10 @@ export default defineConfig({
   resolve: {
     // Tests import the package by its public name, like a user would; point it at the sources.
     alias: [
-      { find: /^frugal-mcp\/testing$/, replacement: fileURLToPath(new URL("./src/testing/index.ts", import.meta.url)) },
+      {
+        find: /^frugal-mcp\/testing$/,
+        replacement: fileURLToPath(new URL("./src/testing/index.ts", import.meta.url)),
+      },
       { find: /^frugal-mcp\/s3$/, replacement: fileURLToPath(new URL("./src/s3/index.ts", import.meta.url)) },
       { find: /^frugal-mcp$/, replacement: fileURLToPath(new URL("./src/index.ts", import.meta.url)) },
     ],

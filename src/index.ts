@@ -18,6 +18,7 @@ export { Invalidates } from "./decorators/invalidates.decorator.js";
 export { McpModule, type McpModuleOptions, type ProviderEntry } from "./decorators/mcp-module.decorator.js";
 export { McpService } from "./decorators/mcp-service.decorator.js";
 export { Paginated } from "./decorators/paginated.decorator.js";
+export { Project, type ProjectOptions } from "./decorators/project.decorator.js";
 export { Prompt } from "./decorators/prompt.decorator.js";
 export { Resource } from "./decorators/resource.decorator.js";
 export { Tool } from "./decorators/tool.decorator.js";
@@ -69,6 +70,11 @@ export {
 } from "./pagination/byte-chunks.js";
 export type { CursorSecret } from "./pagination/cursor-keys.js";
 export { fileByteSource } from "./pagination/file-byte-source.js";
+export {
+  HttpBodyCache,
+  type HttpBodyCacheOptions,
+  sharedHttpBodyCache,
+} from "./pagination/http-body-cache.js";
 export { type HttpByteSourceOptions, httpByteSource } from "./pagination/http-byte-source.js";
 export type { InterceptedCall, Interceptor, ProtocolResult } from "./pipeline/interceptor.js";
 export type {

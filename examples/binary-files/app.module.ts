@@ -1,7 +1,7 @@
 import { McpModule } from "frugal-mcp";
-import { FileCatalog } from "./file-catalog.js";
+import { FileCatalog, REMOTE_FILES } from "./file-catalog.js";
 import { FilesService } from "./files.service.js";
 
-/** Files offered by id, read in byte chunks. */
-@McpModule({ services: [FilesService], providers: [FileCatalog] })
+/** Files offered by id, read in byte chunks. No remote files unless `REMOTE_FILES` is provided (main.ts does). */
+@McpModule({ services: [FilesService], providers: [FileCatalog, { provide: REMOTE_FILES, useValue: [] }] })
 export class FilesModule {}

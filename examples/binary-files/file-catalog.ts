@@ -2,44 +2,75 @@ import { randomBytes } from "node:crypto";
 import { mkdtempSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Injectable } from "frugal-mcp";
+import { type ByteSource, fileByteSource, httpByteSource, Inject, Injectable } from "frugal-mcp";
 
-/** A file the server offers, known by an id (clients never send paths). */
+/** URLs of remote files the server also offers (main.ts reads them from `REMOTE_FILES`). */
+export const REMOTE_FILES = Symbol("REMOTE_FILES");
+
+/** A file the server offers, known by an id (clients never send paths or URLs). */
 export interface CatalogFile {
   id: string;
   name: string;
   mimeType: string;
-  size: number;
+  /** Known for local files; a remote file's size comes with its first chunk (`totalBytes`). */
+  size?: number;
+  remote: boolean;
 }
+
+type Entry = CatalogFile & ({ path: string } | { url: string });
 
 /**
  * The files this server serves, chosen by the server: those in `FILES_DIR`, or, without
- * it, a directory with a generated 3 MB sample "report". A client names a file by its id;
- * the path is looked up here, never built from what the client sent.
+ * it, a directory with a generated 3 MB sample "report", plus the remote files given as
+ * `REMOTE_FILES`. A client names a file by its id; the path or URL is looked up here,
+ * never built from what the client sent.
  */
 @Injectable()
 export class FileCatalog {
   private readonly dir: string;
-  private readonly files = new Map<string, CatalogFile & { path: string }>();
+  private readonly files = new Map<string, Entry>();
 
-  constructor() {
+  constructor(@Inject(REMOTE_FILES) remoteUrls: string[]) {
     this.dir = process.env.FILES_DIR ?? sampleDirectory();
     readdirSync(this.dir).forEach((name, i) => {
       const path = join(this.dir, name);
       const stats = statSync(path);
       if (!stats.isFile()) return;
       const id = `f${i + 1}`;
-      this.files.set(id, { id, name, mimeType: mimeTypeOf(name), size: stats.size, path });
+      this.files.set(id, { id, name, mimeType: mimeTypeOf(name), size: stats.size, remote: false, path });
+    });
+    remoteUrls.forEach((url, i) => {
+      const id = `r${i + 1}`;
+      const name = decodeURIComponent(new URL(url).pathname.split("/").pop() || id);
+      this.files.set(id, { id, name, mimeType: mimeTypeOf(name), remote: true, url });
     });
   }
 
   list(): CatalogFile[] {
-    return [...this.files.values()].map(({ path: _path, ...file }) => file);
+    return [...this.files.values()].map(({ id, name, mimeType, size, remote }) => ({
+      id,
+      name,
+      mimeType,
+      ...(size !== undefined && { size }),
+      remote,
+    }));
   }
 
-  /** The path of a known file, or undefined. */
+  /** The path of a known local file, or undefined. */
   pathOf(id: string): string | undefined {
-    return this.files.get(id)?.path;
+    const file = this.files.get(id);
+    return file && "path" in file ? file.path : undefined;
+  }
+
+  /**
+   * A byte source for a known file, made per call: a local file is read at a position; a
+   * remote one with `Range` requests, or, when its server ignores or refuses them, from one
+   * download shared by every call (httpByteSource's process-wide cache).
+   */
+  sourceOf(id: string): ByteSource | undefined {
+    const file = this.files.get(id);
+    if (!file) return undefined;
+    return "path" in file ? fileByteSource(file.path) : httpByteSource(file.url);
   }
 }
 

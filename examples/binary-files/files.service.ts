@@ -1,19 +1,12 @@
-import {
-  type ByteRange,
-  byteChunkInput,
-  fileByteSource,
-  McpService,
-  readByteChunk,
-  Tool,
-  toolError,
-} from "frugal-mcp";
+import { type ByteRange, byteChunkInput, McpService, readByteChunk, Tool, toolError } from "frugal-mcp";
 import { z } from "zod";
 import { FileCatalog } from "./file-catalog.js";
 
 /**
- * Binary files read in chunks of at most 512 KiB, as an MCP App's viewer does (the
- * PDF viewer of MCP Apps reads its document this way). The chunk tool is app-only: the
- * model never sees base64, the app's UI does.
+ * Binary files, local or remote, read in chunks of at most 512 KiB, as an MCP App's viewer
+ * does (the PDF viewer of MCP Apps reads its document this way). The chunk tool is
+ * app-only: the model never sees base64, the app's UI does; each chunk's bytes travel
+ * once (base64 in `structuredContent`, with a one-line text).
  */
 @McpService()
 export class FilesService {
@@ -31,8 +24,8 @@ export class FilesService {
     annotations: { readOnlyHint: true },
   })
   readFileBytes({ fileId, offset, byteCount }: { fileId: string } & ByteRange) {
-    const path = this.catalog.pathOf(fileId);
-    if (!path) return toolError(`No file "${fileId}". Call list_files to see the ids.`);
-    return readByteChunk(fileByteSource(path), { offset, byteCount });
+    const source = this.catalog.sourceOf(fileId);
+    if (!source) return toolError(`No file "${fileId}". Call list_files to see the ids.`);
+    return readByteChunk(source, { offset, byteCount });
   }
 }

@@ -1,7 +1,7 @@
 import type { z } from "zod";
 import { FrugalConfigError } from "../errors/config-error.js";
 import type { CompleteCallback, InputSchema, ServiceMetadata } from "../metadata/definitions.js";
-import type { PaginationSpec } from "../metadata/specs.js";
+import type { PaginationSpec, ProjectionSpec } from "../metadata/specs.js";
 import type { ToolContext } from "../pipeline/tool-context.js";
 import { toObjectSchema } from "./input-schema.js";
 import { resolveSpecs } from "./resolve-specs.js";
@@ -75,6 +75,7 @@ export interface OperationBasics {
   /** False for app-only tools. */
   readonly modelVisible?: boolean;
   readonly pagination?: PaginationSpec;
+  readonly projection?: ProjectionSpec;
 }
 
 /**
@@ -90,6 +91,7 @@ export function commonFields(item: MemberToBuild, basics: OperationBasics) {
     inputSchema,
     handler: bindHandler(item, property),
     pagination: basics.pagination,
+    projection: basics.projection,
     ...resolveSpecs({
       where,
       kind: basics.kind,

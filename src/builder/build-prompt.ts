@@ -1,5 +1,6 @@
 import type { Prompt } from "@modelcontextprotocol/sdk/types.js";
 import { FrugalConfigError } from "../errors/config-error.js";
+import type { PromptOptions } from "../metadata/definitions.js";
 import type { PromptDefinition } from "../pipeline/operation.js";
 import {
   assertPlainMethod,
@@ -9,13 +10,17 @@ import {
   type MemberToBuild,
   objectSchemaOf,
 } from "./build-context.js";
+import { OptionChecker } from "./check-options.js";
 import { toSnakeCase } from "./names.js";
+import { resolveProjection } from "./projection-input.js";
 
 /** Builds and checks one `@Prompt`. */
 export function buildPrompt(item: MemberToBuild): PromptDefinition {
   const options = item.member.metadata.prompt ?? {};
   const property = assertPlainMethod(item, "@Prompt");
   const where = describeMember(item);
+  resolveProjection(where, "prompt", item.member.metadata); // refuses @Project here
+  new OptionChecker(where, "@Prompt").knownKeys(options, PROMPT_OPTIONS);
   if (item.member.metadata.ephemeral) {
     throw new FrugalConfigError(
       where,
@@ -62,3 +67,12 @@ export function buildPrompt(item: MemberToBuild): PromptDefinition {
     pagination: undefined,
   });
 }
+
+/** Every key of `PromptOptions` (the `Record` makes the compiler flag a key added there but not here). */
+const PROMPT_OPTIONS = Object.keys({
+  name: true,
+  title: true,
+  description: true,
+  input: true,
+  complete: true,
+} satisfies Record<keyof PromptOptions, true>);

@@ -14,6 +14,7 @@ import type { MemberToBuild } from "./build-context.js";
 import { buildPrompt } from "./build-prompt.js";
 import { buildResource } from "./build-resource.js";
 import { buildTool } from "./build-tool.js";
+import { listOf } from "./check-options.js";
 import type { DeclaredService } from "./declared-service.js";
 import type { Operation, Registry } from "./registry.js";
 import { scanService } from "./scan-service.js";
@@ -114,10 +115,11 @@ function duplicate(definition: OperationDefinition, what: string, key: string, o
 function orphanDecorators(item: MemberToBuild): FrugalConfigError {
   const { memberKind: _kind, ...slots } = item.member.metadata;
   const names = Object.keys(slots).map((slot) => `@${DECORATOR_OF_SLOT[slot] ?? slot}`);
+  const several = names.length > 1;
   return new FrugalConfigError(
     `${item.serviceClass.name}.${String(item.member.property)}`,
-    `has ${names.join(", ")} but is not a @Tool, @Resource or @Prompt, so ${names.length > 1 ? "they" : "it"} would do nothing`,
-    "add @Tool(), @Resource(uri) or @Prompt() to the method, or remove the decorator",
+    `has ${listOf(names, "and")} but is not a @Tool, @Resource or @Prompt, so ${several ? "they" : "it"} would do nothing`,
+    `add @Tool(), @Resource(uri) or @Prompt() to the method, or remove ${several ? "those decorators" : "the decorator"}`,
   );
 }
 

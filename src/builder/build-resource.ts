@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { FrugalConfigError } from "../errors/config-error.js";
+import type { ResourceOptions } from "../metadata/definitions.js";
 import type { ResourceDefinition } from "../pipeline/operation.js";
 import { UriTemplate } from "../uri/uri-template.js";
 import {
@@ -10,14 +11,18 @@ import {
   type MemberToBuild,
   objectSchemaOf,
 } from "./build-context.js";
+import { OptionChecker } from "./check-options.js";
 import { toSnakeCase } from "./names.js";
 import { resolvePaginationSpec, withPaginationInput } from "./paginated-input.js";
+import { resolveProjection } from "./projection-input.js";
 
 /** Builds and checks one `@Resource` (a static URI or a URI template). */
 export function buildResource(item: MemberToBuild): ResourceDefinition {
   const { uri, options } = item.member.metadata.resource as NonNullable<typeof item.member.metadata.resource>;
   const property = assertPlainMethod(item, "@Resource");
   const where = describeMember(item);
+  resolveProjection(where, "resource", item.member.metadata); // refuses @Project here
+  new OptionChecker(where, "@Resource").knownKeys(options, RESOURCE_OPTIONS);
   if (item.member.metadata.ephemeral) {
     throw new FrugalConfigError(
       where,
@@ -92,6 +97,18 @@ export function buildResource(item: MemberToBuild): ResourceDefinition {
     pagination,
   });
 }
+
+/** Every key of `ResourceOptions` (the `Record` makes the compiler flag a key added there but not here). */
+const RESOURCE_OPTIONS = Object.keys({
+  name: true,
+  title: true,
+  description: true,
+  mimeType: true,
+  input: true,
+  list: true,
+  complete: true,
+  meta: true,
+} satisfies Record<keyof ResourceOptions, true>);
 
 function withPageVariables(template: UriTemplate, stream: boolean): UriTemplate {
   const pageVariables = stream ? ["cursor", "limit", "since", "until"] : ["cursor", "limit"];

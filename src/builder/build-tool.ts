@@ -1,6 +1,7 @@
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { FrugalConfigError } from "../errors/config-error.js";
+import type { ToolOptions } from "../metadata/definitions.js";
 import type { ToolDefinition } from "../pipeline/operation.js";
 import {
   assertPlainMethod,
@@ -9,15 +10,18 @@ import {
   type MemberToBuild,
   objectSchemaOf,
 } from "./build-context.js";
+import { OptionChecker } from "./check-options.js";
 import { toJsonSchema } from "./input-schema.js";
 import { isValidToolName, toSnakeCase } from "./names.js";
 import { pageEnvelopeSchema, resolvePaginationSpec, withPaginationInput } from "./paginated-input.js";
+import { resolveProjection, withProjectionInput } from "./projection-input.js";
 
 /** Builds and checks one `@Tool`. */
 export function buildTool(item: MemberToBuild): ToolDefinition {
   const options = item.member.metadata.tool ?? {};
   const property = assertPlainMethod(item, "@Tool");
   const where = describeMember(item);
+  new OptionChecker(where, "@Tool").knownKeys(options, TOOL_OPTIONS);
   const name = options.name ?? `${item.classMetadata.service?.toolPrefix ?? ""}${toSnakeCase(property)}`;
   if (!isValidToolName(name)) {
     throw new FrugalConfigError(
@@ -38,11 +42,22 @@ export function buildTool(item: MemberToBuild): ToolDefinition {
   const pagination = paginated
     ? resolvePaginationSpec(where, paginated.stableKey, paginated.options)
     : undefined;
+  const projection = resolveProjection(where, "tool", item.member.metadata);
   const ownInput = objectSchemaOf(item, "input", options.input);
-  const inputSchema = pagination ? withPaginationInput(where, ownInput, pagination, "tool") : ownInput;
+  const inputSchema = pagination
+    ? withPaginationInput(where, ownInput, pagination, "tool")
+    : projection
+      ? withProjectionInput(where, ownInput, projection)
+      : ownInput;
   // Under @Paginated, `output` describes one item; the result is the page envelope around them.
   const ownOutput = objectSchemaOf(item, "output", options.output);
-  const pagedOutput = pagination && ownOutput ? pageEnvelopeSchema(ownOutput, pagination) : ownOutput;
+  // Under @Project, a selection leaves fields out: each declared field becomes optional.
+  const pagedOutput =
+    pagination && ownOutput
+      ? pageEnvelopeSchema(ownOutput, pagination)
+      : projection && ownOutput
+        ? ownOutput.partial()
+        : ownOutput;
   // A spilled result answers `{ spilled: { uri, size, expiresAt } }`: the declared schema must allow it.
   const outputSchema =
     pagedOutput && item.member.metadata.ephemeral ? z.union([pagedOutput, SPILLED_SCHEMA]) : pagedOutput;
@@ -69,6 +84,7 @@ export function buildTool(item: MemberToBuild): ToolDefinition {
       where,
       inputSchema,
       pagination,
+      projection,
       modelVisible: visibility.includes("model"),
     }),
     outputSchema,
@@ -77,6 +93,19 @@ export function buildTool(item: MemberToBuild): ToolDefinition {
     modelVisible: visibility.includes("model"),
   });
 }
+
+/** Every key of `ToolOptions` (the `Record` makes the compiler flag a key added there but not here). */
+const TOOL_OPTIONS = Object.keys({
+  name: true,
+  title: true,
+  description: true,
+  input: true,
+  output: true,
+  inputJsonSchema: true,
+  annotations: true,
+  visibility: true,
+  meta: true,
+} satisfies Record<keyof ToolOptions, true>);
 
 /** What a spilled call puts in `structuredContent`. */
 const SPILLED_SCHEMA = z.object({

@@ -1,46 +1,64 @@
 import { z } from "zod";
 import { FrugalConfigError } from "../errors/config-error.js";
 import type { PaginatedOptions, StreamChunkOptions } from "../metadata/definitions.js";
-import type { PaginationSpec } from "../metadata/specs.js";
+import type { PaginationSpec, StreamChunkSpec } from "../metadata/specs.js";
+import { describe, OptionChecker } from "./check-options.js";
 
 /** Fills defaults and checks the options, naming `where` in any error. */
 export function resolvePaginationSpec(
   where: string,
   stableKey: readonly string[],
-  options: PaginatedOptions,
+  declared: PaginatedOptions | undefined,
 ): PaginationSpec {
-  const limit = options.limit ?? 20;
-  const maxLimit = options.maxLimit ?? Math.max(100, limit);
-  const fail = (problem: string, fix: string) => new FrugalConfigError(where, `@Paginated ${problem}`, fix);
-  if (stableKey.length === 0 || stableKey.some((f) => typeof f !== "string" || f === "")) {
-    throw fail(
-      "needs a stable key of one field or more",
-      'pass a unique field, e.g. @Paginated("id") or @Paginated(["updatedAt", "slug"])',
+  const check = new OptionChecker(where, "@Paginated");
+  const keyFix = 'pass a unique field, e.g. @Paginated("id") or @Paginated(["updatedAt", "slug"])';
+  if (!Array.isArray(stableKey) || stableKey.length === 0) {
+    check.fail(`needs a stable key of one field or more, not ${describe(stableKey)}`, keyFix);
+  }
+  const badKey = stableKey.find((f) => typeof f !== "string" || f === "");
+  if (badKey !== undefined) {
+    check.fail(`needs non-empty field names in its stable key, not ${describe(badKey)}`, keyFix);
+  }
+  const options = check.knownKeys(declared, PAGINATED_OPTIONS) as PaginatedOptions;
+  const limit =
+    options.limit === undefined ? 20 : check.positiveInteger("`limit`", options.limit, "limit: 20");
+  const maxLimit =
+    options.maxLimit === undefined
+      ? Math.max(100, limit)
+      : check.positiveInteger("`maxLimit`", options.maxLimit, "maxLimit: 100");
+  if (maxLimit < limit) {
+    check.fail(
+      `\`maxLimit\` (${maxLimit}) is below \`limit\` (${limit})`,
+      `raise \`maxLimit\` to ${limit} or more, or lower \`limit\``,
     );
   }
-  if (!Number.isSafeInteger(limit) || limit < 1 || !Number.isSafeInteger(maxLimit) || maxLimit < limit) {
-    throw fail(
-      `limits are invalid (limit ${limit}, maxLimit ${maxLimit})`,
-      "use whole numbers with 1 <= limit <= maxLimit",
-    );
-  }
-  if (options.order !== undefined && options.order !== "asc" && options.order !== "desc") {
-    throw fail(`order "${options.order}" is invalid`, 'use "asc" or "desc"');
-  }
-  const fields = options.fields ? [...options.fields] : undefined;
+  const order =
+    options.order === undefined ? "asc" : check.oneOf("`order`", options.order, ["asc", "desc"] as const);
+  const fields = fieldList(check, "`fields`", options.fields);
   if (fields?.length === 0)
-    throw fail("`fields` is empty", "list the fields a client may select, or drop the option");
-  const defaultFields = options.defaultFields ? [...options.defaultFields] : undefined;
-  if (defaultFields && !fields) throw fail("has `defaultFields` without `fields`", "add `fields`");
+    check.fail("`fields` is empty", "list the fields a client may select, or drop the option");
+  const defaultFields = fieldList(check, "`defaultFields`", options.defaultFields);
+  if (defaultFields && !fields) {
+    check.fail(
+      "has `defaultFields` without `fields`",
+      "add `fields`, listing the fields a client may select",
+    );
+  }
   const unknown = defaultFields?.find((f) => !fields?.includes(f));
-  if (unknown)
-    throw fail(`defaultFields names "${unknown}", which is not in \`fields\``, "add it to `fields`");
-  const stream = options.stream ? { ...options.stream } : undefined;
-  for (const [name, value] of Object.entries(stream ?? {})) {
-    if (value !== undefined && (!Number.isSafeInteger(value) || value <= 0)) {
-      throw fail(
-        `stream.${name} must be a positive whole number, not ${value}`,
-        `e.g. stream: { ${name}: 60_000 }`,
+  if (unknown !== undefined) {
+    check.fail(
+      `\`defaultFields\` names "${unknown}", which is not in \`fields\``,
+      `add "${unknown}" to \`fields\`, or remove it from \`defaultFields\``,
+    );
+  }
+  const stream =
+    options.stream === undefined ? undefined : check.knownKeys(options.stream, STREAM_OPTIONS, "`stream`");
+  for (const name of ["window", "maxBytes"] as const) {
+    const value = stream?.[name];
+    if (value !== undefined && (typeof value !== "number" || !Number.isSafeInteger(value) || value <= 0)) {
+      check.fail(
+        `\`stream.${name}\` must be a positive whole number, not ${describe(value)}`,
+        `e.g. stream: { ${name}: ${name === "window" ? "60_000" : "65_536"} }`,
       );
     }
   }
@@ -48,11 +66,53 @@ export function resolvePaginationSpec(
     stableKey: [...stableKey],
     limit,
     maxLimit,
-    order: options.order ?? "asc",
+    order,
     fields,
     defaultFields,
-    stream,
+    stream: stream && streamSpec(check, stream as StreamChunkOptions),
   };
+}
+
+/** How long a read of a live source may wait past its window's end, unless `stream.graceMs` says. */
+const DEFAULT_STREAM_GRACE_MS = 250;
+
+/** `stream`, with `graceMs` checked (a whole number of milliseconds, 0 or more; only with `window`). */
+function streamSpec(check: OptionChecker, stream: StreamChunkOptions): StreamChunkSpec {
+  if (stream.graceMs === undefined) return { ...stream, graceMs: DEFAULT_STREAM_GRACE_MS };
+  const graceMs = check.nonNegativeInteger("`stream.graceMs`", stream.graceMs, "stream: { graceMs: 250 }");
+  if (stream.window === undefined) {
+    check.fail(
+      "has `stream.graceMs` without `stream.window`: only a time window's read waits for a live source",
+      "add `window` (e.g. stream: { window: 60_000, graceMs }), or drop `graceMs`",
+    );
+  }
+  return { ...stream, graceMs };
+}
+
+/** Every key of `PaginatedOptions` (the `Record` makes the compiler flag a key added there but not here). */
+const PAGINATED_OPTIONS = Object.keys({
+  limit: true,
+  maxLimit: true,
+  order: true,
+  fields: true,
+  defaultFields: true,
+  stream: true,
+} satisfies Record<keyof PaginatedOptions, true>);
+
+const STREAM_OPTIONS = Object.keys({ window: true, maxBytes: true, graceMs: true } satisfies Record<
+  keyof StreamChunkOptions,
+  true
+>);
+
+/** `fields` and `defaultFields`: arrays of field names (a lone string would be spread into letters). */
+function fieldList(check: OptionChecker, name: string, value: unknown): string[] | undefined {
+  if (value === undefined) return undefined;
+  const fix = `e.g. ${name.slice(1, -1)}: ["title", "slug"]`;
+  if (!Array.isArray(value))
+    check.fail(`${name} must be an array of field names, not ${describe(value)}`, fix);
+  const bad = value.find((f) => typeof f !== "string" || f === "");
+  if (bad !== undefined) check.fail(`${name} must hold non-empty field names, not ${describe(bad)}`, fix);
+  return [...value];
 }
 
 /**

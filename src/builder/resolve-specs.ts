@@ -1,7 +1,14 @@
-import type { InvalidationRule, MethodMetadata, ServiceMetadata } from "../metadata/definitions.js";
+import type {
+  BudgetOptions,
+  CachedOptions,
+  EphemeralOptions,
+  InvalidationRule,
+  MethodMetadata,
+  ServiceMetadata,
+} from "../metadata/definitions.js";
 import type { BudgetSpec, CacheSpec, SpillSpec } from "../metadata/specs.js";
 import type { InterceptorClass } from "../pipeline/interceptor.js";
-import { describe, OptionChecker } from "./check-options.js";
+import { describe, listOf, OptionChecker } from "./check-options.js";
 
 /** What resolving an operation's behaviour decorators needs besides its metadata. */
 export interface SpecContext {
@@ -18,11 +25,28 @@ export interface SpecContext {
   readonly appBudget: number | undefined;
 }
 
+// Every option key of each decorator (the `Record` makes the compiler flag a key added to its type but not here).
+const CACHED_OPTIONS = Object.keys({ ttl: true, invalidateOn: true, scope: true } satisfies Record<
+  keyof CachedOptions,
+  true
+>);
+const BUDGET_OPTIONS = Object.keys({ onExceed: true } satisfies Record<keyof BudgetOptions, true>);
+const EPHEMERAL_OPTIONS = Object.keys({
+  when: true,
+  ttl: true,
+  mimeType: true,
+  name: true,
+  description: true,
+  scope: true,
+  preview: true,
+} satisfies Record<keyof EphemeralOptions, true>);
+
 /** The resolved specs of the behaviour decorators (`@Cached`, `@Budget`, `@Ephemeral`, …) of one operation. */
 export function resolveSpecs(context: SpecContext) {
   const { metadata } = context;
   return {
-    cache: metadata.cached === undefined ? undefined : resolveCache(context),
+    // `@Cached()` records an undefined slot: the slot being there is what counts, so the check refuses it.
+    cache: "cached" in metadata ? resolveCache(context) : undefined,
     budget: resolveBudget(context),
     spill: metadata.ephemeral === undefined ? undefined : resolveSpill(context),
     invalidates: resolveInvalidates(context),
@@ -35,7 +59,7 @@ export function resolveSpecs(context: SpecContext) {
 
 function resolveCache({ where, kind, metadata }: SpecContext): CacheSpec {
   const check: OptionChecker = new OptionChecker(where, "@Cached");
-  const options = check.knownKeys(metadata.cached, ["ttl", "invalidateOn", "scope"]);
+  const options = check.knownKeys(metadata.cached, CACHED_OPTIONS);
   const ttl = check.positiveDuration("`ttl`", options.ttl, "@Cached({ ttl: 60_000 })");
   const scope =
     options.scope === undefined
@@ -43,7 +67,7 @@ function resolveCache({ where, kind, metadata }: SpecContext): CacheSpec {
         ? "owner"
         : "global"
       : check.oneOf("`scope`", options.scope, ["owner", "global"] as const);
-  const invalidateOn = options.invalidateOn ?? [];
+  const invalidateOn = options.invalidateOn === undefined ? [] : options.invalidateOn;
   if (!Array.isArray(invalidateOn)) {
     check.fail(
       `\`invalidateOn\` must be an array, not ${describe(invalidateOn)}`,
@@ -55,24 +79,33 @@ function resolveCache({ where, kind, metadata }: SpecContext): CacheSpec {
 }
 
 function checkRule(check: OptionChecker, rule: unknown, index: number): asserts rule is InvalidationRule {
+  const entry = `\`invalidateOn[${index}]\``;
   const fix = 'use an event name, or { event: "articles.changed", match: (input, payload) => … }';
   if (typeof rule === "string") {
-    if (rule === "") check.fail(`\`invalidateOn[${index}]\` is an empty event name`, fix);
+    if (rule === "") check.fail(`${entry} is an empty event name`, fix);
     return;
   }
-  if (typeof rule !== "object" || rule === null) {
-    check.fail(
-      `\`invalidateOn[${index}]\` must be an event name or { event, match }, not ${describe(rule)}`,
-      fix,
-    );
+  if (typeof rule !== "object" || rule === null || Array.isArray(rule)) {
+    check.fail(`${entry} must be an event name or { event, match }, not ${describe(rule)}`, fix);
   }
   const { event, match, ...rest } = rule as Record<string, unknown>;
-  const unknown = Object.keys(rest);
-  if (unknown.length > 0) check.fail(`\`invalidateOn[${index}]\` has unknown key \`${unknown[0]}\``, fix);
+  const unknown = Object.keys(rest).map((key) => `\`${key}\``);
+  if (unknown.length > 0) {
+    check.fail(
+      `${entry} has ${unknown.length > 1 ? `unknown keys ${listOf(unknown, "and")}` : `an unknown key ${unknown[0]}`}`,
+      "give it only `event` and `match`",
+    );
+  }
   if (typeof event !== "string" || event === "") {
     check.fail(
       `\`invalidateOn[${index}].event\` must be a non-empty event name, not ${describe(event)}`,
       fix,
+    );
+  }
+  if (match === undefined) {
+    check.fail(
+      `${entry} has an \`event\` but no \`match\``,
+      `add match: (input, payload) => …, or pass the event name alone (${JSON.stringify(event)})`,
     );
   }
   if (typeof match !== "function") {
@@ -102,8 +135,8 @@ function resolveBudget({
 
 function checkBudget(where: string, declared: { tokens: unknown; options: unknown }): BudgetSpec {
   const check: OptionChecker = new OptionChecker(where, "@Budget");
-  const tokens = check.positiveInteger("tokens", declared.tokens, "@Budget(2000)");
-  const options = check.knownKeys(declared.options, ["onExceed"]);
+  const tokens = check.positiveInteger("`tokens`", declared.tokens, "@Budget(2000)");
+  const options = check.knownKeys(declared.options, BUDGET_OPTIONS);
   const onExceed =
     options.onExceed === undefined
       ? "auto"
@@ -114,19 +147,11 @@ function checkBudget(where: string, declared: { tokens: unknown; options: unknow
 function resolveSpill({ where, kind, name, metadata }: SpecContext): SpillSpec {
   const check: OptionChecker = new OptionChecker(where, "@Ephemeral");
   if (kind !== "tool") check.fail("applies to tools only", "remove @Ephemeral, or make this method a @Tool");
-  const options = check.knownKeys(metadata.ephemeral, [
-    "when",
-    "ttl",
-    "mimeType",
-    "name",
-    "description",
-    "scope",
-    "preview",
-  ]);
+  const options = check.knownKeys(metadata.ephemeral, EPHEMERAL_OPTIONS);
   if (options.preview !== undefined && typeof options.preview !== "boolean") {
     check.fail(
       `\`preview\` must be true or false, not ${describe(options.preview)}`,
-      "use preview: false to leave it out",
+      "use preview: false to leave the preview out, or drop the option to keep it",
     );
   }
   return Object.freeze({
@@ -154,27 +179,52 @@ function resolveInvalidates({ where, metadata }: SpecContext): readonly string[]
   const check: OptionChecker = new OptionChecker(where, "@Invalidates");
   for (const event of events) {
     if (typeof event !== "string" || event === "") {
-      check.fail(`takes event names, not ${describe(event)}`, '@Invalidates("articles.changed")');
+      check.fail(
+        `takes non-empty event names, not ${describe(event)}`,
+        'pass event names, e.g. @Invalidates("articles.changed")',
+      );
     }
   }
   return Object.freeze([...events]);
 }
 
 /** Interceptors must be classes with an `intercept` method; the container builds them. */
-export function checkInterceptors(
-  where: string,
-  declared: readonly unknown[] | undefined,
-): InterceptorClass[] {
-  const check: OptionChecker = new OptionChecker(where, "@UseInterceptors");
-  return (declared ?? []).map((type) => {
-    const intercept =
-      typeof type === "function" ? (type.prototype as { intercept?: unknown })?.intercept : undefined;
-    if (typeof intercept !== "function") {
+export function checkInterceptors(where: string, declared: unknown): InterceptorClass[] {
+  return checkInterceptorList(new OptionChecker(where, "@UseInterceptors"), "takes", declared);
+}
+
+/** The app's `interceptors` option, checked like `@UseInterceptors`. */
+export function checkAppInterceptors(declared: unknown): InterceptorClass[] {
+  return checkInterceptorList(
+    new OptionChecker("McpFactory.create options"),
+    "`interceptors` takes",
+    declared,
+  );
+}
+
+/** True for what the container can build as an interceptor: a class with an `intercept` method. */
+export function isInterceptorClass(type: unknown): type is InterceptorClass {
+  return (
+    typeof type === "function" &&
+    typeof (type.prototype as { intercept?: unknown } | undefined)?.intercept === "function"
+  );
+}
+
+function checkInterceptorList(check: OptionChecker, subject: string, declared: unknown): InterceptorClass[] {
+  if (declared === undefined) return [];
+  if (!Array.isArray(declared)) {
+    check.fail(
+      `${subject} an array of interceptor classes, not ${describe(declared)}`,
+      "e.g. interceptors: [AuditLog]",
+    );
+  }
+  return declared.map((type) => {
+    if (!isInterceptorClass(type)) {
       check.fail(
-        `takes classes with an \`intercept(call, next)\` method, not ${describe(type)}`,
+        `${subject} classes with an \`intercept(call, next)\` method, not ${describe(type)}`,
         "pass the class itself (not an instance), and give it an intercept(call, next) method",
       );
     }
-    return type as InterceptorClass;
+    return type;
   });
 }

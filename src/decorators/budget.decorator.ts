@@ -1,5 +1,6 @@
 import type { BudgetOptions } from "../metadata/definitions.js";
 import { metadataStore } from "../metadata/store.js";
+import { copyOptions } from "./copy-options.js";
 import { memberKindOf } from "./member-kind.js";
 
 /**
@@ -18,7 +19,7 @@ import { memberKindOf } from "./member-kind.js";
  * ```
  */
 export function Budget(tokens: number, options: BudgetOptions = {}) {
-  const recorded = Object.freeze({ tokens, options: Object.freeze({ ...options }) });
+  const recorded = Object.freeze({ tokens, options: copyOptions(options) });
   return (target: object, property?: string | symbol, descriptor?: PropertyDescriptor): void => {
     if (property === undefined) metadataStore.writeService(target as Function, { budget: recorded });
     else metadataStore.writeMethod(target, property, memberKindOf(descriptor), { budget: recorded });

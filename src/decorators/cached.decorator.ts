@@ -1,5 +1,6 @@
 import type { CachedOptions } from "../metadata/definitions.js";
 import { metadataStore } from "../metadata/store.js";
+import { copyList, copyOptions } from "./copy-options.js";
 import { type MethodDecorator, memberKindOf } from "./member-kind.js";
 
 /**
@@ -16,10 +17,12 @@ import { type MethodDecorator, memberKindOf } from "./member-kind.js";
  * ```
  */
 export function Cached(options: CachedOptions): MethodDecorator {
-  const recorded = Object.freeze({
-    ...options,
-    ...(options.invalidateOn ? { invalidateOn: Object.freeze([...options.invalidateOn]) } : {}),
-  });
+  const copy = copyOptions(options);
+  // A non-array `invalidateOn` is kept as given (spreading a string would record its letters as events).
+  const recorded =
+    typeof copy === "object" && copy !== null && Array.isArray(copy.invalidateOn)
+      ? Object.freeze({ ...copy, invalidateOn: copyList(copy.invalidateOn) })
+      : copy;
   return (target, property, descriptor) => {
     metadataStore.writeMethod(target, property, memberKindOf(descriptor), { cached: recorded });
   };

@@ -1,5 +1,6 @@
 import type { PaginatedOptions } from "../metadata/definitions.js";
 import { metadataStore } from "../metadata/store.js";
+import { copyList, copyOptions } from "./copy-options.js";
 import { type MethodDecorator, memberKindOf } from "./member-kind.js";
 
 /**
@@ -21,8 +22,9 @@ export function Paginated(
   options: PaginatedOptions = {},
 ): MethodDecorator {
   const recorded = Object.freeze({
-    stableKey: Object.freeze(typeof stableKey === "string" ? [stableKey] : [...stableKey]),
-    options: Object.freeze({ ...options }),
+    // Anything but a string or an array is recorded as given, for the start-up check to refuse.
+    stableKey: typeof stableKey === "string" ? Object.freeze([stableKey]) : copyList(stableKey),
+    options: copyOptions(options),
   });
   return (target, property, descriptor) => {
     metadataStore.writeMethod(target, property, memberKindOf(descriptor), { paginated: recorded });

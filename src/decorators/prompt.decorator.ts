@@ -1,5 +1,6 @@
 import type { PromptOptions } from "../metadata/definitions.js";
 import { metadataStore } from "../metadata/store.js";
+import { copyOptions } from "./copy-options.js";
 import { type MethodDecorator, memberKindOf } from "./member-kind.js";
 
 /**
@@ -13,7 +14,7 @@ import { type MethodDecorator, memberKindOf } from "./member-kind.js";
  * ```
  */
 export function Prompt(options: PromptOptions = {}): MethodDecorator {
-  const recorded = Object.freeze({ ...options });
+  const recorded = copyOptions(options);
   return (target, property, descriptor) => {
     metadataStore.writeMethod(target, property, memberKindOf(descriptor), { prompt: recorded });
   };

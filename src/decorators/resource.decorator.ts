@@ -1,5 +1,6 @@
 import type { ResourceOptions } from "../metadata/definitions.js";
 import { metadataStore } from "../metadata/store.js";
+import { copyOptions } from "./copy-options.js";
 import { type MethodDecorator, memberKindOf } from "./member-kind.js";
 
 /**
@@ -15,7 +16,7 @@ import { type MethodDecorator, memberKindOf } from "./member-kind.js";
  * ```
  */
 export function Resource(uriOrTemplate: string, options: ResourceOptions = {}): MethodDecorator {
-  const recorded = Object.freeze({ uri: uriOrTemplate, options: Object.freeze({ ...options }) });
+  const recorded = Object.freeze({ uri: uriOrTemplate, options: copyOptions(options) });
   return (target, property, descriptor) => {
     metadataStore.writeMethod(target, property, memberKindOf(descriptor), { resource: recorded });
   };

@@ -7,6 +7,7 @@ import { memberKindOf } from "./member-kind.js";
  * `interceptors` run before both). An interceptor is an injectable class with
  * `intercept(call, next)`; the app's container builds it once, so constructor injection
  * works. They run after input validation and before the cache, so they guard cache hits.
+ * Two `@UseInterceptors` on one member add up, in reading order (the upper one first).
  *
  * @example
  * ```ts
@@ -20,7 +21,19 @@ import { memberKindOf } from "./member-kind.js";
 export function UseInterceptors(...interceptors: Function[]) {
   const recorded = Object.freeze([...interceptors]);
   return (target: object, property?: string | symbol, descriptor?: PropertyDescriptor): void => {
-    if (property === undefined) metadataStore.writeService(target as Function, { interceptors: recorded });
-    else metadataStore.writeMethod(target, property, memberKindOf(descriptor), { interceptors: recorded });
+    // Decorators apply bottom-up, so what this member already declared (on this class only:
+    // re-decorating an inherited member still replaces its parent's list) comes after. A
+    // second decorator must not silently drop the first: it may be an authorization check.
+    if (property === undefined) {
+      const declared = metadataStore.ownService(target as Function)?.interceptors ?? [];
+      metadataStore.writeService(target as Function, {
+        interceptors: Object.freeze([...recorded, ...declared]),
+      });
+    } else {
+      const declared = metadataStore.ownMethod(target, property)?.interceptors ?? [];
+      metadataStore.writeMethod(target, property, memberKindOf(descriptor), {
+        interceptors: Object.freeze([...recorded, ...declared]),
+      });
+    }
   };
 }

@@ -1,4 +1,8 @@
 import type { ResourceStorage, StoredResourceMeta } from "../storage/storage.js";
+
+/** What reading slices needs of a storage: byte ranges of one part of one version. */
+export type StoredContent = Pick<ResourceStorage, "read">;
+
 import { decodeOffsets, INDEX_ENTRY_BYTES, ITEM_SEPARATOR } from "./content-index.js";
 
 /** One item (its JSON text) or one line, with its position. */
@@ -8,7 +12,7 @@ export interface Entry {
 }
 
 /** Index entries `[from, to]`: where each of entries `[from, to)` starts, and where the next would. */
-async function readOffsets(storage: ResourceStorage, meta: StoredResourceMeta, from: number, to: number) {
+async function readOffsets(storage: StoredContent, meta: StoredResourceMeta, from: number, to: number) {
   const bytes = await storage.read(
     meta.id,
     meta.version,
@@ -21,7 +25,7 @@ async function readOffsets(storage: ResourceStorage, meta: StoredResourceMeta, f
 
 /** The first `count` entries that `offsets` (read from position `from`) bound: one content read. */
 async function entriesAt(
-  storage: ResourceStorage,
+  storage: StoredContent,
   meta: StoredResourceMeta,
   from: number,
   offsets: Float64Array,
@@ -46,7 +50,7 @@ async function entriesAt(
  * where it sits in the resource.
  */
 export async function readEntries(
-  storage: ResourceStorage,
+  storage: StoredContent,
   meta: StoredResourceMeta,
   from: number,
   to: number,
@@ -70,7 +74,7 @@ function countWithin(offsets: Float64Array, count: number, maxBytes: number): nu
  * a chunk), so a search over a 100 MB resource holds at most one chunk in memory.
  */
 export async function* walkEntries(
-  storage: ResourceStorage,
+  storage: StoredContent,
   meta: StoredResourceMeta,
   from: number,
   chunkEntries = 4096,

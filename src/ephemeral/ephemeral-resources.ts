@@ -1,17 +1,22 @@
 import type { Clock } from "../clock/clock.js";
 import type { Logger } from "../logging/logger.js";
-import { newResourceId } from "../storage/resource-id.js";
+import { derivedResourceId, newResourceId } from "../storage/resource-id.js";
 import { type ResourceStorage, StorageError, type StoredResourceMeta } from "../storage/storage.js";
 import { encodeContent } from "./content-index.js";
-import type { EphemeralSettings } from "./ephemeral-settings.js";
-import { EPHEMERAL_SCHEME, ephemeralUri, idOfEphemeralUri } from "./ephemeral-uri.js";
+import { EPHEMERAL_DEFAULTS, type EphemeralSettings } from "./ephemeral-settings.js";
+import { chosenUriProblem, EPHEMERAL_SCHEME, ephemeralUri, idOfEphemeralUri } from "./ephemeral-uri.js";
 import { QuotaLedger } from "./quota-ledger.js";
-import { ResourceNotFoundError } from "./resource-errors.js";
+import { ResourceLimitError, ResourceNotFoundError } from "./resource-errors.js";
 
 /** Options of one resource being created. */
 export interface CreateResourceOptions {
   /** The tool that made it (the URI's host part). */
   tool?: string;
+  /**
+   * A URI the handler chose (any absolute URI outside `ephemeral://` that no declared
+   * resource or template matches), instead of `ephemeral://<tool>/<id>`.
+   */
+  uri?: string;
   name?: string;
   description?: string;
   mimeType?: string;
@@ -24,6 +29,14 @@ export interface CreateResourceOptions {
  * Creates, reads, updates and deletes ephemeral resources for owners, over any
  * `ResourceStorage`. Enforces visibility (another owner gets "not found", never the
  * data), expiry by the app's clock, and per-owner and global byte quotas.
+ *
+ * URIs and storage ids: a resource created without a URI gets `ephemeral://<tool>/<id>`
+ * with a random id. A resource at a URI the handler chose is stored under a digest of
+ * its owner and that URI (`derivedResourceId`; global resources under a digest of the
+ * URI alone), so no client text reaches a path or a key, two owners' `results://x` are
+ * two resources, and finding one is two `stat`s (the caller's own, then the global one),
+ * with no index to keep. The stored metadata names the URI and the owner, and both are
+ * checked on every lookup.
  */
 export class EphemeralResources {
   /** Bytes stored and promised per creator, checked before every write. */
@@ -32,6 +45,11 @@ export class EphemeralResources {
   private sweeper: NodeJS.Timeout | undefined;
   /** Called when an owner's list of resources changed (null: a global resource). */
   onListChanged: (owner: string | null) => void = () => {};
+  /**
+   * Whether a declared static resource or template serves `uri`; such a URI cannot be
+   * chosen for an ephemeral resource. The composition root sets it once the registry is built.
+   */
+  isDeclaredUri: (uri: string) => boolean = () => false;
 
   constructor(
     readonly storage: ResourceStorage,
@@ -52,14 +70,40 @@ export class EphemeralResources {
     clearInterval(this.sweeper);
   }
 
+  /**
+   * Stores a new resource of `creator`. With `options.uri`, at that URI: creating again
+   * at a URI the creator already holds replaces it (its version goes up by one); a global
+   * URI another owner holds is refused; another owner's resource at the same URI is
+   * neither seen nor touched (it lives under another id).
+   */
   async create(value: unknown, options: CreateResourceOptions, creator: string): Promise<StoredResourceMeta> {
+    if (options.uri === undefined) {
+      const id = newResourceId();
+      return this.createAt(id, ephemeralUri(options.tool ?? "resource", id), value, options, creator);
+    }
+    const uri = this.checkedChosenUri(options.uri);
+    const owner = options.scope === "global" ? null : creator;
+    // In turn with updates of the same URI (they serialize on the URI too).
+    return this.serialized(uri, () =>
+      this.createAt(derivedResourceId(owner, uri), uri, value, options, creator),
+    );
+  }
+
+  private async createAt(
+    id: string,
+    uri: string,
+    value: unknown,
+    options: CreateResourceOptions,
+    creator: string,
+  ): Promise<StoredResourceMeta> {
+    const owner = options.scope === "global" ? null : creator;
+    const previous = options.uri === undefined ? undefined : await this.replaceable(id, uri, owner, creator);
     const encoded = encodeContent(value, options.mimeType);
-    const id = newResourceId();
     const now = this.clock.now();
     const meta: StoredResourceMeta = {
       id,
-      uri: ephemeralUri(options.tool ?? "resource", id),
-      owner: options.scope === "global" ? null : creator,
+      uri,
+      owner,
       creator,
       name: options.name ?? options.tool ?? "result",
       ...(options.description === undefined ? {} : { description: options.description }),
@@ -67,14 +111,60 @@ export class EphemeralResources {
       kind: encoded.kind,
       size: encoded.content.length,
       total: encoded.total,
-      version: 1,
+      // Never the version of what it replaces (even an expired one): a reader mid-walk notices.
+      version: (previous?.meta.version ?? 0) + 1,
       createdAt: now,
-      expiresAt: now + (options.ttl ?? this.settings.defaultTtlMs ?? 3_600_000),
+      expiresAt: now + (options.ttl ?? this.settings.defaultTtlMs ?? EPHEMERAL_DEFAULTS.defaultTtlMs),
     };
-    await this.quota.reserve(creator, meta.size);
-    await this.store(meta, encoded.content, encoded.index, creator, meta.size);
+    const delta = meta.size - (previous?.live ? previous.meta.size : 0);
+    await this.quota.reserve(creator, delta);
+    await this.store(meta, encoded.content, encoded.index, creator, delta);
     this.onListChanged(meta.owner);
     return meta;
+  }
+
+  /** The URI a handler chose, or a refusal that says what is wrong with it. */
+  private checkedChosenUri(uri: unknown): string {
+    const problem = chosenUriProblem(uri);
+    const shown = typeof uri === "string" ? JSON.stringify(uri.slice(0, 200)) : String(uri);
+    if (problem !== undefined)
+      throw new ResourceLimitError(`Cannot create a resource at ${shown}: the URI ${problem}.`);
+    const chosen = uri as string;
+    if (this.isDeclaredUri(chosen)) {
+      throw new ResourceLimitError(
+        `Cannot create a resource at ${shown}: a declared resource or resource template serves that URI; choose one that no @Resource matches.`,
+      );
+    }
+    return chosen;
+  }
+
+  /**
+   * What is stored at the id of a chosen URI, if a new version may replace it: nothing,
+   * an expired resource, or the creator's own. A live global resource of another creator
+   * is refused (global resources are seen by everyone, so saying so reveals nothing).
+   */
+  private async replaceable(
+    id: string,
+    uri: string,
+    owner: string | null,
+    creator: string,
+  ): Promise<{ meta: StoredResourceMeta; live: boolean } | undefined> {
+    let current: StoredResourceMeta | undefined;
+    try {
+      current = await this.storage.stat(id);
+    } catch (error) {
+      this.logger.error(`looking up ${uri} before storing it failed`, error);
+      const reason = error instanceof StorageError ? error.message : "the storage backend failed";
+      throw new StorageError(`could not store the result (${reason}); nothing was saved`);
+    }
+    if (!current) return undefined;
+    if (current.expiresAt <= this.clock.now()) return { meta: current, live: false };
+    if (current.uri !== uri || current.owner !== owner || current.creator !== creator) {
+      throw new ResourceLimitError(
+        `Cannot create a resource at ${JSON.stringify(uri)}: another owner's global resource is there until ${new Date(current.expiresAt).toISOString()}; choose another URI.`,
+      );
+    }
+    return { meta: current, live: true };
   }
 
   /** Replaces the content of a resource its caller created; the version goes up by one. */
@@ -124,22 +214,37 @@ export class EphemeralResources {
     return deleted;
   }
 
-  /** Metadata of a resource `caller` may see, or undefined (missing, expired or someone else's). */
+  /**
+   * Metadata of a resource `caller` may see, or undefined (missing, expired or someone
+   * else's), at a server-generated `ephemeral://` URI or at a URI a handler chose: the
+   * caller's own resource there first, else a global one.
+   */
   async stat(uri: string, caller: string): Promise<StoredResourceMeta | undefined> {
     const id = idOfEphemeralUri(uri);
-    if (!id) return undefined;
-    const meta = await this.storage.stat(id);
-    if (!meta || meta.uri !== uri || meta.expiresAt <= this.clock.now()) return undefined;
-    return meta.owner === null || meta.owner === caller ? meta : undefined;
+    if (id) {
+      const meta = this.live(await this.storage.stat(id), uri);
+      return meta && (meta.owner === null || meta.owner === caller) ? meta : undefined;
+    }
+    // Text no handler could have chosen never reaches storage, not even as a digest.
+    if (chosenUriProblem(uri) !== undefined) return undefined;
+    const own = this.live(await this.storage.stat(derivedResourceId(caller, uri)), uri);
+    if (own?.owner === caller) return own;
+    const global = this.live(await this.storage.stat(derivedResourceId(null, uri)), uri);
+    return global?.owner === null ? global : undefined;
   }
 
-  /** Resources `caller` may see, newest first. */
+  /** Resources `caller` may see, newest first; a global one is left out where the caller has its own at that URI. */
   async list(caller: string): Promise<StoredResourceMeta[]> {
     const now = this.clock.now();
-    const visible: StoredResourceMeta[] = [];
+    const own: StoredResourceMeta[] = [];
+    const global: StoredResourceMeta[] = [];
     for await (const meta of this.storage.list()) {
-      if (meta.expiresAt > now && (meta.owner === null || meta.owner === caller)) visible.push(meta);
+      if (meta.expiresAt <= now) continue;
+      if (meta.owner === caller) own.push(meta);
+      else if (meta.owner === null) global.push(meta);
     }
+    const ownUris = new Set(own.map((meta) => meta.uri));
+    const visible = [...own, ...global.filter((meta) => !ownUris.has(meta.uri))];
     return visible.sort((a, b) => b.createdAt - a.createdAt);
   }
 
@@ -157,9 +262,18 @@ export class EphemeralResources {
     }
   }
 
-  /** True for URIs of this scheme (so `resources/read` knows where to look). */
+  /**
+   * True for URIs of the `ephemeral://` scheme, which only this manager serves. A URI a
+   * handler chose may be in any other scheme: `resources/read` asks `stat` for a URI no
+   * declared resource or template serves (text no handler could choose never reaches storage).
+   */
   static handles(uri: string): boolean {
     return uri.startsWith(EPHEMERAL_SCHEME);
+  }
+
+  /** `meta` if it is stored for `uri` and has not expired. */
+  private live(meta: StoredResourceMeta | undefined, uri: string): StoredResourceMeta | undefined {
+    return meta && meta.uri === uri && meta.expiresAt > this.clock.now() ? meta : undefined;
   }
 
   private async ownedBy(uri: string, caller: string): Promise<StoredResourceMeta> {

@@ -1,10 +1,16 @@
 /** App-wide settings of ephemeral resources (`McpFactory.create(…, { ephemeral })`). */
 export interface EphemeralSettings {
-  /** Lifetime when none is given (default one hour). */
+  /** Lifetime when none is given (default 24 hours). */
   defaultTtlMs?: number;
-  /** Bytes one owner may hold at once (default 64 MiB). */
+  /**
+   * Bytes one owner may hold at once (default 256 MiB: two 100 MB results). A write past
+   * it is refused with an error that names this setting.
+   */
   maxBytesPerOwner?: number;
-  /** Bytes all owners may hold at once (default 1 GiB). */
+  /**
+   * Bytes all owners may hold at once (default 2 GiB). `MemoryStorage` is also bounded by
+   * its own `maxBytes` (default 256 MiB); File, Redis and S3 storage only by this.
+   */
   maxTotalBytes?: number;
   /** Delete a session's resources when it ends (default false; the TTL bounds them anyway). */
   deleteOnSessionEnd?: boolean;
@@ -22,3 +28,13 @@ export interface EphemeralSettings {
    */
   maxReadBytes?: number;
 }
+
+/**
+ * Defaults of the settings above, sized for real use: a 100 MB result spills with
+ * default settings on File, Redis and S3 storage (and lives as long as the documents say).
+ */
+export const EPHEMERAL_DEFAULTS = Object.freeze({
+  defaultTtlMs: 24 * 60 * 60 * 1000,
+  maxBytesPerOwner: 256 * 1024 * 1024,
+  maxTotalBytes: 2 * 1024 * 1024 * 1024,
+});

@@ -1,7 +1,7 @@
 import type { Clock } from "../clock/clock.js";
 import type { Logger } from "../logging/logger.js";
 import type { ResourceStorage } from "../storage/storage.js";
-import type { EphemeralSettings } from "./ephemeral-settings.js";
+import { EPHEMERAL_DEFAULTS, type EphemeralSettings } from "./ephemeral-settings.js";
 import { ResourceLimitError } from "./resource-errors.js";
 
 interface LedgerEntry {
@@ -95,9 +95,14 @@ export class QuotaLedger {
     return this.loading;
   }
 
+  /**
+   * Why a write of `bytes` more would pass a quota, or undefined. Each reason names the
+   * setting that raises the quota and its current value, so whoever runs the server knows
+   * what to change, and the client knows that waiting or deleting also helps.
+   */
   private refusal(owner: string, bytes: number): string | undefined {
-    const perOwner = this.settings.maxBytesPerOwner ?? 64 * 1024 * 1024;
-    const total = this.settings.maxTotalBytes ?? 1024 * 1024 * 1024;
+    const perOwner = this.settings.maxBytesPerOwner ?? EPHEMERAL_DEFAULTS.maxBytesPerOwner;
+    const total = this.settings.maxTotalBytes ?? EPHEMERAL_DEFAULTS.maxTotalBytes;
     let mine = this.pendingBytes.get(owner) ?? 0;
     let all = 0;
     for (const used of this.pendingBytes.values()) all += used;
@@ -106,12 +111,27 @@ export class QuotaLedger {
       if (entry.creator === owner) mine += entry.size;
     }
     if (mine + bytes > perOwner) {
-      return `storing ${bytes} more bytes would pass your quota of ${perOwner} bytes (${mine} used); delete or let older results expire`;
+      return `storing ${bytes} more bytes would pass your quota of ${sized(perOwner)} (${mine} bytes in use); delete or let older results expire, or have the server's ephemeral.maxBytesPerOwner setting raised (now ${perOwner})`;
     }
-    if (all + bytes > total)
-      return `storage is at its limit of ${total} bytes; try again after older results expire`;
+    if (all + bytes > total) {
+      return `storing ${bytes} more bytes would pass the quota of all owners together, ${sized(total)} (${all} bytes in use); try again after older results expire, or have the server's ephemeral.maxTotalBytes setting raised (now ${total})`;
+    }
     return undefined;
   }
+}
+
+/** `268435456 bytes (256 MiB)`. */
+function sized(bytes: number): string {
+  const units = ["KiB", "MiB", "GiB", "TiB"];
+  let value = bytes;
+  let unit = "";
+  for (const next of units) {
+    if (value < 1024) break;
+    value /= 1024;
+    unit = next;
+  }
+  if (unit === "") return `${bytes} bytes`;
+  return `${bytes} bytes (${Number.isInteger(value) ? value : value.toFixed(1)} ${unit})`;
 }
 
 /** Adds `bytes` (possibly negative) to an owner's count, never going below zero. */

@@ -1,13 +1,13 @@
 import type { ResourceSlice } from "../pipeline/resource-handle.js";
-import type { ResourceStorage, StoredResourceMeta } from "../storage/storage.js";
-import { readEntries } from "./entry-reader.js";
+import type { StoredResourceMeta } from "../storage/storage.js";
+import { readEntries, type StoredContent } from "./entry-reader.js";
 
 /** Largest byte slice: the same 512 KiB cap as byte chunks. */
 export const MAX_BYTE_SLICE = 512 * 1024;
 
 /** Reads up to `count` items, lines or bytes from `offset`. */
 export async function readSlice(
-  storage: ResourceStorage,
+  storage: StoredContent,
   meta: StoredResourceMeta,
   offset: number,
   count: number,

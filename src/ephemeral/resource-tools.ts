@@ -1,10 +1,15 @@
+import type { ReadResourceResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
+import { isProtocolError } from "../errors/protocol-errors.js";
 import type { ResourceSlice } from "../pipeline/resource-handle.js";
 import { DEFAULT_TOKEN_LIMIT, tokenLimit } from "../pipeline/token-limit.js";
 import type { ToolContext } from "../pipeline/tool-context.js";
 import { toolError } from "../results/tool-error.js";
+import type { StoredResourceMeta } from "../storage/storage.js";
 import { fitPrefix } from "../tokenizer/fit-prefix.js";
 import type { TokenCounter } from "../tokenizer/token-counter.js";
+import { declaredContent } from "./declared-content.js";
+import type { StoredContent } from "./entry-reader.js";
 import type { EphemeralResources } from "./ephemeral-resources.js";
 import { MAX_BYTE_SLICE, readSlice, shortenSlice } from "./resource-slices.js";
 import { PatternError, type SearchResult, searchResource } from "./search-resource.js";
@@ -20,7 +25,11 @@ const READ_AHEAD_BYTES = 256 * 1024;
 
 /** Inputs of `read_resource`. */
 export const readResourceInput = {
-  uri: z.string().describe("The ephemeral:// URI from a resource_link."),
+  uri: z
+    .string()
+    .describe(
+      "The URI of any resource you may read (an ephemeral:// link, a static resource, a template instance).",
+    ),
   offset: z.number().int().min(0).optional().describe("First item, line or byte (default 0)."),
   limit: z
     .number()
@@ -33,7 +42,11 @@ export const readResourceInput = {
 
 /** Inputs of `search_resource`. */
 export const searchResourceInput = {
-  uri: z.string().describe("The ephemeral:// URI from a resource_link."),
+  uri: z
+    .string()
+    .describe(
+      "The URI of any resource you may read (an ephemeral:// link, a static resource, a template instance).",
+    ),
   pattern: z.string().min(1).max(1000).describe("Text to find (literal unless regex is true)."),
   regex: z.boolean().default(false).describe("Treat the pattern as an RE2 regular expression."),
   ignoreCase: z.boolean().default(false),
@@ -53,26 +66,39 @@ export const searchResourceInput = {
 };
 
 /**
- * The built-in tools that read and search ephemeral resources in slices held to the
- * token budget (the app's, else 2,000 tokens). Registered under configurable names when
- * any ephemeral resource can exist.
+ * Reads a declared resource (static, or a template instance) for the caller through its
+ * own pipeline (validation, interceptors, cache, budget), as `resources/read` would;
+ * `undefined` when no declared resource matches the URI.
+ */
+export type DeclaredResourceReader = (
+  uri: string,
+  ctx: ToolContext,
+) => Promise<ReadResourceResult | undefined>;
+
+/**
+ * The built-in tools that read and search any resource the caller may read (ephemeral
+ * ones, static resources and template instances) in slices held to the token budget (the
+ * app's, else 2,000 tokens). Registered under configurable names when any ephemeral
+ * resource can exist, or when the app asks for them.
  */
 export class EphemeralResourceTools {
   constructor(
     private readonly resources: EphemeralResources,
     private readonly counter: TokenCounter,
     private readonly appBudget: number | undefined,
+    private readonly readDeclared: DeclaredResourceReader,
   ) {}
 
   async readResource(input: { uri: string; offset?: number; limit?: number }, ctx: ToolContext) {
-    const meta = await this.resources.stat(input.uri, ctx.owner);
-    if (!meta) return notFound(input.uri);
+    const found = await this.locate(input.uri, ctx);
+    if (!found.ok) return found.error;
+    const { meta, content } = found;
     const wanted = input.limit ?? (meta.kind === "bytes" ? MAX_BYTE_SLICE : DEFAULT_ENTRIES);
     let slice: ResourceSlice;
     try {
       // Without a limit, read ahead what a budget could possibly hold, not 4,000 huge items.
       const readAhead = input.limit === undefined ? READ_AHEAD_BYTES : Number.POSITIVE_INFINITY;
-      slice = await readSlice(this.resources.storage, meta, input.offset ?? 0, wanted, readAhead);
+      slice = await readSlice(content, meta, input.offset ?? 0, wanted, readAhead);
     } catch (error) {
       if (error instanceof RangeError) return toolError(error.message);
       throw error;
@@ -107,11 +133,11 @@ export class EphemeralResourceTools {
     },
     ctx: ToolContext,
   ) {
-    const meta = await this.resources.stat(input.uri, ctx.owner);
-    if (!meta) return notFound(input.uri);
+    const located = await this.locate(input.uri, ctx);
+    if (!located.ok) return located.error;
     let found: SearchResult;
     try {
-      found = await searchResource(this.resources.storage, meta, input);
+      found = await searchResource(located.content, located.meta, input);
     } catch (error) {
       if (error instanceof PatternError) return toolError(`Cannot search ${input.uri}: ${error.message}.`);
       throw error;
@@ -140,6 +166,38 @@ export class EphemeralResourceTools {
     };
   }
 
+  /**
+   * Where a URI's content is: an ephemeral resource of the caller's, else a declared
+   * resource read through its own pipeline (so its owner rules, interceptors and cache
+   * apply), else an `isError` result saying it is unknown.
+   */
+  private async locate(
+    uri: string,
+    ctx: ToolContext,
+  ): Promise<
+    | { ok: true; meta: StoredResourceMeta; content: StoredContent }
+    | { ok: false; error: ReturnType<typeof toolError> }
+  > {
+    const refuse = (message: string) => ({ ok: false as const, error: toolError(message) });
+    const meta = await this.resources.stat(uri, ctx.owner);
+    if (meta) return { ok: true, meta, content: this.resources.storage };
+    let result: ReadResourceResult | undefined;
+    try {
+      result = await this.readDeclared(uri, ctx);
+    } catch (error) {
+      // A resource's own refusal (-32002, -32602, …) is this tool's error, not a protocol error of tools/call.
+      if (isProtocolError(error)) return refuse(`Cannot read ${uri}: ${(error as Error).message}`);
+      throw error;
+    }
+    if (!result) return { ok: false, error: notFound(uri) };
+    try {
+      return { ok: true, ...declaredContent(uri, result) };
+    } catch (error) {
+      if (error instanceof RangeError) return refuse(error.message);
+      throw error;
+    }
+  }
+
   private budgetOf(ctx: ToolContext): number {
     return tokenLimit(this.appBudget ?? DEFAULT_TOKEN_LIMIT, ctx.meta) ?? DEFAULT_TOKEN_LIMIT;
   }
@@ -147,6 +205,6 @@ export class EphemeralResourceTools {
 
 function notFound(uri: string) {
   return toolError(
-    `Resource not found: ${uri}. It may have expired or belong to another session; run the tool that made it again.`,
+    `Unknown resource: ${uri}. No resource you may read has this URI (an ephemeral one may have expired); list them with resources/list, or run the tool that made it again.`,
   );
 }

@@ -1,6 +1,6 @@
 import { RE2 } from "re2-wasm";
-import type { ResourceStorage, StoredResourceMeta } from "../storage/storage.js";
-import { walkEntries } from "./entry-reader.js";
+import type { StoredResourceMeta } from "../storage/storage.js";
+import { type StoredContent, walkEntries } from "./entry-reader.js";
 
 /** How to search: literal text by default; `regex` uses RE2, which runs in linear time. */
 export interface SearchOptions {
@@ -43,7 +43,7 @@ export class PatternError extends Error {}
  * backtracking on hostile patterns); lookarounds and backreferences are refused.
  */
 export async function searchResource(
-  storage: ResourceStorage,
+  storage: StoredContent,
   meta: StoredResourceMeta,
   options: SearchOptions,
 ): Promise<SearchResult> {

@@ -132,6 +132,12 @@ export interface StreamChunkOptions {
   window?: number;
   /** Size-bounded chunks: at most this many bytes of JSON items per chunk (always at least one item). */
   maxBytes?: number;
+  /**
+   * With `window`: how long (real milliseconds, a whole number, 0 or more; default 250) a
+   * read of an async iterable may wait past the window's end. A live source that goes
+   * quiet is then closed and the chunk answers with what was read.
+   */
+  graceMs?: number;
 }
 
 /**
@@ -169,6 +175,8 @@ export interface MethodMetadata {
   ephemeral?: EphemeralOptions;
   /** `@UseInterceptors` on the method: interceptor classes, in the order given. */
   interceptors?: readonly Function[];
+  /** `@Project(fields, { defaultFields })`. */
+  project?: { fields: readonly string[]; options: { defaultFields?: readonly string[] } };
 }
 
 /** Class-level metadata recorded by `@McpService` and class decorators. */

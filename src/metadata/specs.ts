@@ -14,8 +14,13 @@ export interface PaginationSpec {
   readonly order: "asc" | "desc";
   readonly fields: readonly string[] | undefined;
   readonly defaultFields: readonly string[] | undefined;
-  /** Present for stream chunks (`stream` option). */
-  readonly stream: StreamChunkOptions | undefined;
+  /** Present for stream chunks (`stream` option), with `graceMs` filled in. */
+  readonly stream: StreamChunkSpec | undefined;
+}
+
+/** `stream` of `@Paginated`, checked, with the grace of a live read decided (default 250 ms). */
+export interface StreamChunkSpec extends StreamChunkOptions {
+  readonly graceMs: number;
 }
 
 /** `@Cached`, checked and with its scope decided (tools: owner, resources: global). */
@@ -42,4 +47,10 @@ export interface SpillSpec {
   readonly description: string | undefined;
   readonly scope: "owner" | "global";
   readonly preview: boolean;
+}
+
+/** `@Project`, checked: the fields a client may select and those returned by default. */
+export interface ProjectionSpec {
+  readonly fields: readonly string[];
+  readonly defaultFields: readonly string[];
 }

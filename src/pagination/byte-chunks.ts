@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { withToolText } from "../results/tool-text.js";
 
 /** Largest byte chunk, as MCP Apps' PDF server does: 512 KiB. */
 export const MAX_BYTE_CHUNK = 512 * 1024;
@@ -57,6 +58,11 @@ export interface ByteRange {
 /**
  * Reads one chunk from a ranged source. An offset at the end gives an empty last chunk;
  * past the end it is an error that says where the content ends.
+ *
+ * Returned from a tool as it is, the chunk's bytes travel once: the chunk is the
+ * `structuredContent` (base64 `bytes`), and the text block is one line, what a model
+ * reads (`524288 bytes at offset 0 of 3145788; next offset 524288`), never the bytes
+ * again as JSON text. A copy (`{ ...chunk }`) is answered as plain JSON again.
  */
 export async function readByteChunk(
   source: ByteSource,
@@ -76,11 +82,24 @@ export async function readByteChunk(
   }
   const length = Math.min(range.byteCount, totalBytes - range.offset);
   const bytes = length === 0 ? new Uint8Array(0) : await source.read(range.offset, length);
-  return {
+  const chunk: ByteChunk = {
     bytes: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("base64"),
     offset: range.offset,
     byteCount: bytes.byteLength,
     totalBytes,
     hasMore: range.offset + bytes.byteLength < totalBytes,
   };
+  return withToolText(chunk, describeByteChunk(chunk));
+}
+
+/**
+ * The one line a byte chunk's tool result says in text:
+ * `524288 bytes at offset 0 of 3145788; next offset 524288`, or, on the last chunk,
+ * `… of 3145788; this is the last chunk`.
+ */
+function describeByteChunk(chunk: Omit<ByteChunk, "bytes">): string {
+  const where = `${chunk.byteCount} bytes at offset ${chunk.offset} of ${chunk.totalBytes}`;
+  return chunk.hasMore
+    ? `${where}; next offset ${chunk.offset + chunk.byteCount}`
+    : `${where}; this is the last chunk`;
 }

@@ -7,6 +7,11 @@ export interface CollectedRows {
   readonly items: unknown[];
   readonly keys: Array<Record<string, KeyValue>>;
   readonly hasMore: boolean;
+  /**
+   * Set when the read of an async iterable gave up at its deadline (a live source that
+   * went quiet): the rows are what it had yielded by then, and nobody knows what follows.
+   */
+  readonly cutShort?: true;
 }
 
 interface PageWindow {
@@ -24,15 +29,23 @@ function inWindow(key: Record<string, KeyValue>, window: PageWindow, spec: KeySp
 
 /**
  * Rows from an array the handler fetched itself after `ctx.page.after`: its order is
- * trusted (the database's collation decides); only `limit` are kept.
+ * trusted (the database's collation decides); only `limit` are kept. Under a stream range,
+ * rows outside it are dropped first, whatever the handler returned, so the chunk never
+ * holds (nor reports as `last`) an item past `until`, and `hasMore` counts only rows inside.
  */
 export function rowsFromTrustedArray(
   rows: readonly unknown[],
   window: PageWindow,
   spec: KeySpec,
 ): CollectedRows {
-  const items = rows.slice(0, window.limit);
-  return { items, keys: items.map((item, i) => keyOf(item, spec, i)), hasMore: rows.length > window.limit };
+  let keyed = rows.map((item, i) => ({ item, key: keyOf(item, spec, i) }));
+  if (window.window) keyed = keyed.filter((k) => inWindow(k.key, window, spec));
+  const kept = keyed.slice(0, window.limit);
+  return {
+    items: kept.map((k) => k.item),
+    keys: kept.map((k) => k.key),
+    hasMore: keyed.length > window.limit,
+  };
 }
 
 /**
@@ -71,35 +84,111 @@ export function rowsFromArray(rows: readonly unknown[], window: PageWindow, spec
 /**
  * Rows from an (async) iterable trusted to yield in key order: skips items at or before
  * `after`, reads at most `limit + 1` past it, then closes the iterator.
+ *
+ * With `waitMs` (a time window's read: its end plus the grace), an async iterable is read
+ * against a real timer: when the source has not answered by then (a live source waiting
+ * for new items), the read gives up with what it has (`cutShort`), and the iterator is
+ * closed with `return()` without waiting for it. An async generator that is suspended in
+ * an `await` only runs that `return()` (its `finally` blocks) once the pending step
+ * settles; an iterator of its own may end the pending `next()` at once. A rejection of
+ * the abandoned `next()` or of `return()` is swallowed: nobody waits for them any more.
  */
 export async function rowsFromIterable(
   source: AsyncIterable<unknown> | Iterable<unknown>,
   window: PageWindow,
   spec: KeySpec,
+  waitMs?: number,
 ): Promise<CollectedRows> {
   const items: unknown[] = [];
   const keys: Array<Record<string, KeyValue>> = [];
   let position = 0;
   let hasMore = false;
-  // `for await` calls the iterator's return() when we break, which closes generators and cursors.
-  for await (const item of source) {
+  /** Takes one item; false once the walk is over (past the range, or one past `limit`). */
+  const take = (item: unknown): boolean => {
     const key = keyOf(item, spec, position++);
-    if (window.after !== null && compareKeys(key, window.after, spec) <= 0) continue;
+    if (window.after !== null && compareKeys(key, window.after, spec) <= 0) return true;
     if (window.window) {
       const place = placeInWindow(key[spec.fields[0] as string] ?? null, window.window, spec.order);
-      if (place === "before") continue;
+      if (place === "before") return true;
       // In key order, the first item past the range ends the walk: nothing after it can be inside.
-      if (place === "past") break;
+      if (place === "past") return false;
     }
     if (items.length === window.limit) {
       hasMore = true;
-      break;
+      return false;
     }
     items.push(item);
     keys.push(key);
+    return true;
+  };
+  if (waitMs === undefined || !(Symbol.asyncIterator in source)) {
+    // `for await` calls the iterator's return() when we break, which closes generators and cursors.
+    for await (const item of source) if (!take(item)) break;
+    return { items, keys, hasMore };
   }
-  return { items, keys, hasMore };
+  const cutShort = await readWithDeadline(source[Symbol.asyncIterator](), take, waitMs);
+  return cutShort ? { items, keys, hasMore, cutShort } : { items, keys, hasMore };
 }
+
+/** What the timer of a read resolves with. */
+const EXPIRED = Symbol("expired");
+
+/** `setTimeout` takes at most this (about 24.8 days); a longer delay would fire at once. */
+const MAX_TIMER_MS = 2_147_483_647;
+
+/**
+ * Feeds `take` from `iterator` until it says stop, the source ends, or `waitMs` real
+ * milliseconds pass; true when the timer won. Errors of the source and of a `return()`
+ * asked for while the read is still on time propagate, as with `for await`.
+ */
+async function readWithDeadline(
+  iterator: AsyncIterator<unknown>,
+  take: (item: unknown) => boolean,
+  waitMs: number,
+): Promise<boolean> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const expired = new Promise<typeof EXPIRED>((resolve) => {
+    timer = setTimeout(resolve, Math.min(Math.max(0, waitMs), MAX_TIMER_MS), EXPIRED);
+  });
+  try {
+    for (;;) {
+      const pending = iterator.next();
+      const step = await Promise.race([pending, expired]);
+      if (step === EXPIRED) {
+        // The source is mid-`next()`: leave that step behind, handled, and ask it to close.
+        pending.then(ignore, ignore);
+        closeInBackground(iterator);
+        return true;
+      }
+      if (step.done) return false;
+      let goOn: boolean;
+      try {
+        goOn = take(step.value);
+      } catch (error) {
+        closeInBackground(iterator);
+        throw error;
+      }
+      if (!goOn) {
+        // As `for await` does on `break`, but never waiting past the deadline for it.
+        await Promise.race([Promise.resolve(iterator.return?.()), expired]);
+        return false;
+      }
+    }
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Asks the iterator to close without waiting for it; whatever it answers is ignored. */
+function closeInBackground(iterator: AsyncIterator<unknown>): void {
+  try {
+    Promise.resolve(iterator.return?.()).then(ignore, ignore);
+  } catch {
+    // A return() that throws at once: the iterator is given up on all the same.
+  }
+}
+
+function ignore(): void {}
 
 /** Binary search: the index of the first key sorting strictly after `after`. */
 function firstAfter(

@@ -1,3 +1,4 @@
+import type { Clock } from "../clock/clock.js";
 import type { PaginationSpec } from "../metadata/specs.js";
 import type { Stage } from "../pipeline/invocation.js";
 import type { OperationDefinition } from "../pipeline/operation.js";
@@ -15,13 +16,18 @@ import { compareKeys, type KeySpec, keyOf } from "./stable-key.js";
  * Under `@Paginated`: turns what the handler returned (an array, an async iterable, or
  * the `limit + 1` rows it fetched after `ctx.page.after`) into a `Page`, projects the
  * selected fields, bounds stream chunks by size, and makes the `nextCursor` from the last
- * item's key.
+ * item's key. Under a time window, an async iterable is read until the window's end (by
+ * the app's clock) plus `stream.graceMs`, on a real timer.
  */
-export function paginateStage(cursors: CursorCodec): StageFactory {
-  return { name: "paginate", create: (definition) => paginatorFor(definition, cursors) };
+export function paginateStage(cursors: CursorCodec, clock: Clock): StageFactory {
+  return { name: "paginate", create: (definition) => paginatorFor(definition, cursors, clock) };
 }
 
-function paginatorFor(definition: OperationDefinition, cursors: CursorCodec): Stage | undefined {
+function paginatorFor(
+  definition: OperationDefinition,
+  cursors: CursorCodec,
+  clock: Clock,
+): Stage | undefined {
   const spec = definition.pagination;
   if (!spec) return undefined;
   const keySpec: KeySpec = { fields: spec.stableKey, order: spec.order };
@@ -36,7 +42,7 @@ function paginatorFor(definition: OperationDefinition, cursors: CursorCodec): St
         ? rowsFromTrustedArray(value, request, keySpec)
         : rowsFromArray(value, request, keySpec);
     } else if (isIterable(value)) {
-      rows = await rowsFromIterable(value, request, keySpec);
+      rows = await rowsFromIterable(value, request, keySpec, readDeadline(spec, request, clock));
     } else {
       throw new Error(
         `${definition.where} is @Paginated, so it must return an array or an (async) iterable of items, not ${value === null ? "null" : typeof value}`,
@@ -46,6 +52,12 @@ function paginatorFor(definition: OperationDefinition, cursors: CursorCodec): St
       ? rows.items.map((item) => pick(item, request.fields as string[]))
       : rows.items;
     let { keys, hasMore } = rows;
+    if (rows.cutShort) {
+      // What a live source had yielded by the deadline: another read may find more.
+      invocation.outcome.cacheable = false;
+      // A descending walk that gave up goes on from its last item, through the cursor.
+      if (spec.order === "desc" && keys.length > 0) hasMore = true;
+    }
     const maxBytes = spec.stream?.maxBytes;
     if (maxBytes !== undefined) {
       const fit = prefixWithin(items, maxBytes);
@@ -57,23 +69,53 @@ function paginatorFor(definition: OperationDefinition, cursors: CursorCodec): St
     }
     const state = request.window ? { s: request.window.since, u: request.window.until } : undefined;
     const makeCursor = (key: Record<string, KeyValue>) => cursors.encode(key, request.binding, state);
-    return new Page(items, keys, hasMore, makeCursor, spec.stream ? describeChunk(spec, request) : undefined);
+    const describe = spec.stream ? describeChunk(spec, request, rows.cutShort === true) : undefined;
+    return new Page(items, keys, hasMore, makeCursor, describe);
   };
 }
 
-/** Stream chunks say which range the walk covers and which part this chunk holds. */
-function describeChunk(spec: PaginationSpec, request: PageRequest): PageDescriber {
+/**
+ * How long (real milliseconds) a read of a time window may wait on an async iterable:
+ * until the window's end by the app's clock (never in the future since `until` is capped
+ * at now, so usually nothing) plus `stream.graceMs`. Undefined (no deadline) without a
+ * time window.
+ */
+function readDeadline(spec: PaginationSpec, request: PageRequest, clock: Clock): number | undefined {
+  const until = request.window?.until ?? null;
+  if (spec.stream?.window === undefined || until === null) return undefined;
+  const end = until instanceof Date ? until.getTime() : until;
+  return Math.max(0, end - clock.now()) + spec.stream.graceMs;
+}
+
+/**
+ * Stream chunks say which range the walk covers and which part this chunk holds. When the
+ * range is done, `nextSince` says where a live tail goes on: the window's end, or, for a
+ * read that gave up at its deadline, where it really got to (the last item read, else
+ * `since`), so an item the source yields late, stamped within the window but after the
+ * last one read, is still seen by the next poll.
+ *
+ * Late items: polling with `since = nextSince` delivers each item once, provided the
+ * source can yield it when the chunk covering its stamp is read (for a live source: by
+ * the window's end plus `graceMs`). An item that shows up later, stamped at or before the
+ * `nextSince` already handed out (or with the same stamp as the last item read), sorts
+ * before the next poll's range and is not delivered: stamp items when they become
+ * readable, or walk a sequence number (`stream: {}`) when late writers are expected.
+ */
+function describeChunk(spec: PaginationSpec, request: PageRequest, cutShort: boolean): PageDescriber {
   const field = spec.stableKey[0] as string;
   const since = request.window?.since ?? null;
   const until = request.window?.until ?? null;
-  return (keys, hasMore) => ({
-    since,
-    until,
-    first: keys[0]?.[field] ?? null,
-    last: keys[keys.length - 1]?.[field] ?? null,
-    // When this range is done, a live tail goes on from its end.
-    ...(hasMore || until === null ? {} : { nextSince: until }),
-  });
+  return (keys, hasMore) => {
+    const last = keys[keys.length - 1]?.[field] ?? null;
+    const end = !cutShort ? until : spec.order === "asc" ? (last ?? since) : since;
+    return {
+      since,
+      until,
+      first: keys[0]?.[field] ?? null,
+      last,
+      ...(hasMore || until === null ? {} : { nextSince: end }),
+    };
+  };
 }
 
 /** How many leading items fit in `maxBytes` of JSON; at least one, so a walk always advances. */

@@ -28,6 +28,14 @@ export function parseBound(value: unknown, name: string): number | Date | null {
  * Resolves the walk's range. With a `window`, the range is at most that long: `since`
  * alone reaches `window` forward, `until` alone `window` back, neither means the latest
  * window, and a longer range is shortened to the window (the chunk reports the real one).
+ *
+ * A time window never ends in the future: `until` is at most `now` (the app's clock), so
+ * the chunk's `nextSince` (its `until`) is where it really ended and a client that polls
+ * with `since = nextSince` misses nothing. `until` is inclusive: an item stamped exactly
+ * `now` belongs to this window, and the next one, which starts after `now`, never repeats
+ * it. A `since` at or after `now` (a client polling again within the same millisecond, or
+ * a clock that stepped back) gives the empty range `(since, since]`: nothing yet, and
+ * `nextSince` stays at `since`.
  */
 export function resolveWindow(
   sinceInput: unknown,
@@ -42,10 +50,20 @@ export function resolveWindow(
   }
   const window = stream.window;
   if (window === undefined) return { since, until };
+  if (until !== null) until = atMost(until, now);
   if (since === null && until === null) until = new Date(now);
   if (since === null) since = shift(until as number | Date, -window);
   if (until === null || toNumber(until) - toNumber(since) > window) until = shift(since, window);
+  until = atMost(until, now);
+  // Past `now` there is nothing to read yet: the range is empty and ends where it starts.
+  if (toNumber(until) < toNumber(since)) until = since;
   return { since, until };
+}
+
+/** `bound`, or `now` (as the same kind of value) when `bound` is later. */
+function atMost(bound: number | Date, now: number): number | Date {
+  if (toNumber(bound) <= now) return bound;
+  return bound instanceof Date ? new Date(now) : now;
 }
 
 /** Where a key value falls relative to the range, in walk order. */

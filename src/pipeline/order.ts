@@ -1,14 +1,15 @@
 /**
  * The one documented order of a call, from the outside in:
  *
- *   validate → interceptors → invalidate → decodeCursor → cache → shape → spill → budget → paginate → (handler)
+ *   validate → interceptors → invalidate → decodeCursor → cache → shape → spill → budget → paginate → project → (handler)
  *
  * Read left to right it is the order in which stages *start*; results travel back right
  * to left. So the handler's raw value is paginated first, then held to the budget, then
  * spilled if it is still too large, then shaped into a protocol result, which is what the
  * cache stores and what interceptors see. This matches the contract's "validate →
  * interceptors → decode cursor → cache lookup → handler → paginate → budget → spill →
- * shape the result". Interceptors run after validation and before the cache, so they
+ * shape the result". `project` (`@Project`, never with `@Paginated`, which projects its own
+ * items) sits next to the handler, so what is counted and cached is the projection. Interceptors run after validation and before the cache, so they
  * guard cache hits too. `invalidate` (`@Invalidates`) sits inside them so that it sees the
  * final result: it emits only after a success (an interceptor's refusal emits nothing),
  * and before the response leaves.
@@ -26,6 +27,7 @@ export const PIPELINE_ORDER = [
   "spill",
   "budget",
   "paginate",
+  "project",
 ] as const;
 
 /** The name of one pipeline stage. */

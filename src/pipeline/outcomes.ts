@@ -37,7 +37,7 @@ export class Oversized {
   constructor(
     /** The value as the handler (or pagination) produced it. */
     readonly value: unknown,
-    /** Tokens counted (at least this many). */
+    /** The size of the whole value in tokens (estimated when counting stopped early). */
     readonly tokens: number,
     readonly budget: number,
   ) {}

@@ -19,10 +19,25 @@ export interface ResourceInfo {
 
 /** Options of `ctx.resources.create`. */
 export interface CreateResourceOptions {
+  /**
+   * The resource's URI, chosen by the handler (default `ephemeral://<tool>/<id>`, with an
+   * id the server generates): any absolute URI, such as `results://search/abc123` or
+   * `output://pdf/7.pdf`, that no declared `@Resource` URI or template matches. Refused
+   * (the call fails with a `ResourceLimitError` saying why): a relative or malformed URI,
+   * a `#fragment`, more than 2,048 characters, the `ephemeral://` scheme, a declared one.
+   *
+   * Each owner has its own resources at a URI: another owner's `results://x` is another
+   * resource, never seen or overwritten. Creating again at a URI you already hold
+   * replaces it (its version goes up by one). With `scope: "global"` the URI is shared:
+   * a global resource another owner holds there is refused until it expires. Where you
+   * hold your own resource and a global one has the same URI, you read your own.
+   * Keep secrets out of the URI: it appears in links and in `resources/list`.
+   */
+  uri?: string;
   name?: string;
   description?: string;
   mimeType?: string;
-  /** Time to live in milliseconds (default: the app's `ephemeral.defaultTtl`). */
+  /** Time to live in milliseconds (default: the app's `ephemeral.defaultTtlMs`, 24 hours). */
   ttl?: number;
   /** `"owner"` (default): only the caller may list and read it; `"global"`: everyone. */
   scope?: "owner" | "global";
@@ -50,15 +65,18 @@ export interface ResourceSlice {
 }
 
 /**
- * `ctx.resources`: ephemeral resources by hand, owned by the caller.
+ * `ctx.resources`: ephemeral resources by hand, owned by the caller. Every method takes
+ * the URI `create` returned, a server-generated `ephemeral://` one or one the handler chose.
  *
  * @example
  * ```ts
  * const report = await ctx.resources.create(rows, { name: "Q3 report", ttl: 600_000 });
+ * const cached = await ctx.resources.create(hits, { uri: `results://search/${digest}` });
  * return [resourceLink({ uri: report.uri, name: report.name }), text(`${report.total} rows stored`)];
  * ```
  */
 export interface ResourceHandle {
+  /** Stores content (text, bytes or JSON) for the caller; see `CreateResourceOptions` for the URI rules. */
   create(content: unknown, options?: CreateResourceOptions): Promise<ResourceInfo>;
   /** Replaces the content of a resource this caller created; its version goes up by one. */
   update(uri: string, content: unknown): Promise<ResourceInfo>;

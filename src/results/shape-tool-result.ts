@@ -1,5 +1,6 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { isContentBlock } from "./content.js";
+import { toolTextOf } from "./tool-text.js";
 
 /**
  * Turns whatever a tool handler returned into a `CallToolResult`:
@@ -7,6 +8,8 @@ import { isContentBlock } from "./content.js";
  * - a helper block (`text()`, `image()`, …) or an array of them becomes the content;
  * - a full `CallToolResult` (an object with a `content` array of blocks) passes through;
  * - `undefined` becomes an empty result;
+ * - a plain object marked by `withToolText` (a byte chunk) becomes `structuredContent`
+ *   plus that one text, never its JSON again;
  * - a plain object becomes `structuredContent` plus its JSON text;
  * - anything else (arrays, numbers, …) becomes its JSON text.
  */
@@ -16,6 +19,11 @@ export function shapeToolResult(value: unknown): CallToolResult {
   if (isContentBlock(value)) return { content: [value] };
   if (Array.isArray(value) && value.length > 0 && value.every(isContentBlock)) return { content: value };
   if (isCallToolResult(value)) return value;
+  const ownText = toolTextOf(value);
+  if (ownText !== undefined && isPlainObject(value)) {
+    // Its data is JSON already (a byte chunk: strings and numbers); a shallow copy drops the mark.
+    return { content: [{ type: "text", text: ownText }], structuredContent: { ...value } };
+  }
   // Undefined for values JSON cannot express (a function): then their string form.
   const json: string | undefined = JSON.stringify(value, jsonReplacer);
   if (isPlainObject(value)) {

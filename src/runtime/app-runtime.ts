@@ -6,6 +6,7 @@ import type { EphemeralResources } from "../ephemeral/ephemeral-resources.js";
 import type { EventBus } from "../events/event-bus.js";
 import type { Logger } from "../logging/logger.js";
 import type { AppMetrics } from "../metrics/app-metrics.js";
+import type { Interceptor } from "../pipeline/interceptor.js";
 import type { ResourceHandleFactory } from "./call-context.js";
 
 /** What the registrar needs from the app to serve one session. */
@@ -21,6 +22,8 @@ export interface AppRuntime {
   readonly cache: ResultCache;
   readonly invalidator: CacheInvalidator;
   readonly ephemeral: EphemeralResources;
+  /** App-wide interceptors, also run around reads of stored resources. */
+  readonly appInterceptors: readonly Interceptor[];
   /** Makes `ctx.resources` for one call. */
   readonly resourceHandle: ResourceHandleFactory;
 }

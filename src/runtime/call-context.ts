@@ -57,6 +57,24 @@ export class CallContext implements ToolContext {
     this.#state = state;
   }
 
+  /**
+   * The context of a call made on behalf of `outer` (the resource tools reading a declared
+   * resource): same session, request, owner and bus, its own call state. A static method,
+   * so it reaches the private state without putting anything on `ToolContext`.
+   */
+  static nested(outer: ToolContext, state: CallState, operation: string): CallContext {
+    if (!(outer instanceof CallContext)) throw new TypeError("not a frugal-mcp call context");
+    return new CallContext(
+      state,
+      outer.session,
+      outer.extra,
+      outer.owner,
+      outer.events,
+      operation,
+      outer.makeResourceHandle,
+    );
+  }
+
   get resources(): ResourceHandle {
     this.resourceHandle ??= this.makeResourceHandle(this.owner, this.operation);
     return this.resourceHandle;

@@ -2,7 +2,9 @@ import type { InjectionToken } from "tsyringe";
 import { buildRegistry, type ResolvedService } from "../builder/build-registry.js";
 import { OptionChecker } from "../builder/check-options.js";
 import type { DeclaredService } from "../builder/declared-service.js";
-import { checkInterceptors } from "../builder/resolve-specs.js";
+import type { Registry } from "../builder/registry.js";
+import { checkAppInterceptors, isInterceptorClass } from "../builder/resolve-specs.js";
+import { scanService } from "../builder/scan-service.js";
 import { CacheInvalidator } from "../cache/cache-invalidator.js";
 import type { ResultCache } from "../cache/result-cache.js";
 import { SingleFlight } from "../cache/single-flight.js";
@@ -10,6 +12,7 @@ import { EphemeralResources } from "../ephemeral/ephemeral-resources.js";
 import { resourceHandle } from "../ephemeral/resource-handle.js";
 import { EphemeralResourceTools } from "../ephemeral/resource-tools.js";
 import { resourceToolsService } from "../ephemeral/resource-tools.service.js";
+import { metadataStore } from "../metadata/store.js";
 import { AppMetrics } from "../metrics/app-metrics.js";
 import { CursorCodec } from "../pagination/cursor-codec.js";
 import { createKeyring } from "../pagination/cursor-keys.js";
@@ -19,6 +22,7 @@ import type { TokenCounter } from "../tokenizer/token-counter.js";
 import { CACHE, CLOCK, EVENT_BUS, LOGGER, STORAGE, TOKEN_COUNTER } from "../tokens.js";
 import { type AppContainer, createAppContainer } from "./app-container.js";
 import { DEFAULT_INPUT_LIMITS, type McpAppOptions } from "./app-options.js";
+import { declaredResourceReader, findDeclaredResource } from "./declared-resources.js";
 import { startEventSources } from "./event-sources.js";
 import { frameworkProviders } from "./framework-providers.js";
 import { acquireAll, awaitReady } from "./lifecycle.js";
@@ -46,9 +50,12 @@ export const McpFactory = {
   async create(rootModule: Function, options: McpAppOptions): Promise<McpApp> {
     const graph = collectModuleGraph(rootModule);
     const appBudget = checkAppBudget(options.budget);
+    const appInterceptorTypes = checkAppInterceptors(options.interceptors);
+    // Interceptors are singletons of the app's container like services: one instance per
+    // app, shared with anything that injects the class, closed with the app.
     const appContainer = createAppContainer(
       [...frameworkProviders(), ...graph.providers, ...(options.providers ?? [])],
-      graph.services,
+      [...graph.services, ...declaredInterceptors(graph.services, appInterceptorTypes)],
     );
     const logger = appContainer.resolve(LOGGER);
     const clock = appContainer.resolve(CLOCK);
@@ -68,14 +75,13 @@ export const McpFactory = {
     const metrics = new AppMetrics();
     const flights = new SingleFlight();
     const interceptorOf = interceptorFactory(appContainer);
+    const appInterceptors = appInterceptorTypes.map(interceptorOf);
     const stages = pipelineStages({
       logger,
       clock,
       metrics,
       inputLimits: { ...DEFAULT_INPUT_LIMITS, ...options.inputLimits },
-      appInterceptors: checkInterceptors("McpFactory.create options.interceptors", options.interceptors).map(
-        interceptorOf,
-      ),
+      appInterceptors,
       interceptorOf,
       bus: events,
       cursors: new CursorCodec({
@@ -92,14 +98,26 @@ export const McpFactory = {
       resourceTools,
     });
 
+    // The resource tools read declared resources through the registry they are part of.
+    let built: Registry | undefined;
+    const builtRegistry = () => {
+      if (!built) throw new Error("the registry is read before it was built");
+      return built;
+    };
     const services: Array<ResolvedService | DeclaredService> = resolveServices(appContainer, graph.services);
     const withResourceTools = options.ephemeral?.tools === true || declaresEphemeral(graph.services);
     if (withResourceTools) {
       services.push(
-        resourceToolsService(new EphemeralResourceTools(ephemeral, counter, appBudget), resourceTools),
+        resourceToolsService(
+          new EphemeralResourceTools(ephemeral, counter, appBudget, declaredResourceReader(builtRegistry)),
+          resourceTools,
+        ),
       );
     }
     const registry = buildRegistry(services, { stages, appBudget });
+    built = registry;
+    // A URI a declared resource or template serves cannot be chosen for an ephemeral one.
+    ephemeral.isDeclaredUri = (uri) => findDeclaredResource(registry, uri) !== undefined;
     if (keyring.weak)
       logger.warn("a cursorSecret is shorter than 16 bytes; use a long random secret in production");
     if (keyring.ephemeral && usesPagination(registry)) {
@@ -133,6 +151,7 @@ export const McpFactory = {
         cache,
         invalidator,
         ephemeral,
+        appInterceptors,
         resourceHandle: (owner, operation) => resourceHandle(ephemeral, owner, operation),
       },
       appContainer,
@@ -150,11 +169,7 @@ function resolveServices(appContainer: AppContainer, services: readonly Function
 /** The app's `budget` option must be a positive whole number, like `@Budget`'s. */
 function checkAppBudget(budget: unknown): number | undefined {
   if (budget === undefined) return undefined;
-  return new OptionChecker("McpFactory.create options", "`budget`").positiveInteger(
-    "",
-    budget,
-    "budget: 2000",
-  );
+  return new OptionChecker("McpFactory.create options").positiveInteger("`budget`", budget, "budget: 2000");
 }
 
 /** Builds each interceptor class once per app with the app's container (constructor injection). */
@@ -168,4 +183,15 @@ function interceptorFactory(appContainer: AppContainer): (type: InterceptorClass
     }
     return instance;
   };
+}
+
+/** Every interceptor class the app's services and options name (invalid ones are refused later, by name). */
+function declaredInterceptors(services: readonly Function[], appWide: readonly Function[]): Function[] {
+  const found = new Set<Function>(appWide);
+  for (const service of services) {
+    for (const type of metadataStore.service(service)?.interceptors ?? []) found.add(type);
+    for (const member of scanService(service))
+      for (const type of member.metadata.interceptors ?? []) found.add(type);
+  }
+  return [...found].filter(isInterceptorClass);
 }

@@ -13,6 +13,7 @@ import type { AppMetrics } from "../metrics/app-metrics.js";
 import type { CursorCodec } from "../pagination/cursor-codec.js";
 import { decodeCursorStage } from "../pagination/decode-cursor.stage.js";
 import { paginateStage } from "../pagination/paginate.stage.js";
+import { projectStage } from "../pagination/project.stage.js";
 import type { Interceptor, InterceptorClass } from "../pipeline/interceptor.js";
 import type { StageFactory } from "../pipeline/stage-factory.js";
 import { interceptorsStage } from "../pipeline/stages/interceptors.stage.js";
@@ -53,6 +54,7 @@ export function pipelineStages(deps: StageDeps): StageFactory[] {
     shapeStage(deps.logger),
     spillStage({ resources: deps.resources, counter: deps.counter, tools: deps.resourceTools }),
     budgetStage(deps),
-    paginateStage(deps.cursors),
+    paginateStage(deps.cursors, deps.clock),
+    projectStage(),
   ];
 }

@@ -4,7 +4,7 @@ import { installUtilityHandlers } from "./handlers/completion-handlers.js";
 import { installPromptHandlers } from "./handlers/prompt-handlers.js";
 import { installResourceHandlers } from "./handlers/resource-handlers.js";
 import { installToolHandlers } from "./handlers/tool-handlers.js";
-import { operationRunner } from "./run-operation.js";
+import { operationRunner, storedReadRunner } from "./run-operation.js";
 import type { Session } from "./session.js";
 
 /**
@@ -20,11 +20,12 @@ export function createRegistrar(runtime: AppRuntime) {
     resources: [...registry.staticResources.values()].map((o) => o.definition.listing as Resource),
   };
   const run = operationRunner(runtime);
+  const readStored = storedReadRunner(runtime);
 
   return function install(session: Session): void {
     installToolHandlers(session, runtime, run, listings.tools);
     installPromptHandlers(session, runtime, run, listings.prompts);
-    installResourceHandlers(session, runtime, run, listings.resources);
+    installResourceHandlers(session, runtime, run, readStored, listings.resources);
     installUtilityHandlers(session, registry);
   };
 }

@@ -1,6 +1,9 @@
+import type { ReadResourceResult } from "@modelcontextprotocol/sdk/types.js";
 import type { Operation } from "../builder/registry.js";
+import { EphemeralResources } from "../ephemeral/ephemeral-resources.js";
 import { newInvocation } from "../pipeline/invocation.js";
 import { type OperationDefinition, operationName } from "../pipeline/operation.js";
+import { runInterceptors } from "../pipeline/stages/interceptors.stage.js";
 import type { AppRuntime } from "./app-runtime.js";
 import { CallContext, type RequestExtra } from "./call-context.js";
 import { ownerOf } from "./owner.js";
@@ -33,5 +36,37 @@ export function operationRunner(runtime: AppRuntime): RunOperation {
     const forget = () => session.inFlight.delete(pending);
     pending.then(forget, forget);
     return pending;
+  };
+}
+
+/** Reads a stored (ephemeral) resource for `resources/read`, with the app-wide interceptors around it. */
+export type ReadStored = (
+  session: Session,
+  extra: RequestExtra,
+  uri: string,
+  read: (owner: string) => Promise<ReadResourceResult>,
+) => Promise<ReadResourceResult>;
+
+/**
+ * Stored resources have no declared operation, hence no pipeline, but app-wide
+ * interceptors (an authorization check, an audit log) must guard every read all the same.
+ */
+export function storedReadRunner(runtime: AppRuntime): ReadStored {
+  const chain = runtime.appInterceptors;
+  return async (session, extra, uri, read) => {
+    const owner = ownerOf(runtime, session, extra);
+    if (chain.length === 0) return read(owner);
+    const state = { page: undefined, pageRead: false, signal: undefined };
+    const ctx = new CallContext(state, session, extra, owner, runtime.events, uri, runtime.resourceHandle);
+    const call = Object.freeze({
+      kind: "resource" as const,
+      name: uri,
+      uri,
+      input: {},
+      ctx,
+      service: EphemeralResources,
+      method: "read",
+    });
+    return (await runInterceptors(chain, call, () => read(owner))) as ReadResourceResult;
   };
 }

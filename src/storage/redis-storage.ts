@@ -22,7 +22,17 @@ export interface RedisStorageOptions extends RedisConnectionOptions {
    * it or raise `commandTimeoutMs` (4 MiB takes about 340 ms at 100 Mbit/s).
    */
   chunkBytes?: number;
+  /**
+   * Longest a single command may take before it fails (default 2,000 ms here, not the
+   * 250 ms of caches and event buses: a command carries up to `chunkBytes` of a large
+   * result, and a busy Redis or host must not fail a 100 MB write half way). Applies to
+   * the connection this storage opens; a `client` of your own keeps its own setting.
+   */
+  commandTimeoutMs?: number;
 }
+
+/** Default command timeout of the connection a `RedisStorage` opens. */
+const STORAGE_COMMAND_TIMEOUT_MS = 2000;
 
 /** Metadata keys fetched per SCAN page. */
 const SCAN_COUNT = 500;
@@ -70,7 +80,10 @@ export class RedisStorage implements ResourceStorage {
   private readonly chunkBytes: number;
 
   constructor(options: RedisStorageOptions = {}) {
-    this.connection = redisConnection(options);
+    this.connection = redisConnection({
+      ...options,
+      commandTimeoutMs: options.commandTimeoutMs ?? STORAGE_COMMAND_TIMEOUT_MS,
+    });
     this.prefix = options.prefix ?? "frugal:res:";
     this.chunkBytes = options.chunkBytes ?? 4 * 1024 * 1024;
     if (!Number.isSafeInteger(this.chunkBytes) || this.chunkBytes < 1024) {

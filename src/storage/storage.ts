@@ -3,7 +3,10 @@ export type ContentKind = "json-array" | "text" | "bytes";
 
 /** Metadata of a stored ephemeral resource. */
 export interface StoredResourceMeta {
-  /** Server-generated id (base64url); never derived from client text. */
+  /**
+   * Server-generated id (22 base64url characters): random, or a digest of the owner and a
+   * URI the handler chose; never client text itself.
+   */
   readonly id: string;
   readonly uri: string;
   /** Who may list and read it; null for a global resource. */

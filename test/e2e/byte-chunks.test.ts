@@ -4,19 +4,28 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import {
+  Budget,
   type ByteRange,
   byteChunkInput,
   createTestClient,
   fileByteSource,
   httpByteSource,
+  LOGGER,
+  type Logger,
+  McpFactory,
   McpModule,
   McpService,
   readByteChunk,
   type TestClient,
   Tool,
 } from "frugal-mcp";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { type FileServer, type FileServerOptions, startFileServer } from "../support/file-server.js";
+import { deferred } from "../support/gates.js";
 
 const CONTENT = randomBytes(1_300_000);
 let dir: string;
@@ -31,19 +40,55 @@ class FilesService {
   readPdf(range: ByteRange) {
     return readByteChunk(fileByteSource(path), range);
   }
+
+  @Tool({ description: "Peek at the PDF's bytes (model-visible)", input: byteChunkInput() })
+  @Budget(50)
+  peekPdf(range: ByteRange) {
+    return readByteChunk(fileByteSource(path), range);
+  }
+
+  /** A new source per call, as the examples make them: the shared cache is what saves downloads. */
+  @Tool({
+    description: "Read a remote file in chunks",
+    input: { url: z.string(), ...byteChunkInput() },
+    visibility: ["app"],
+  })
+  async readRemote({ url, offset, byteCount }: { url: string } & ByteRange) {
+    remoteCallsEntered.resolveOne();
+    return readByteChunk(httpByteSource(url), { offset, byteCount });
+  }
 }
+
+/** Counts `read_remote` calls that reached their handler; resolves `all` at `expected`. */
+const remoteCallsEntered = {
+  count: 0,
+  expected: Number.POSITIVE_INFINITY,
+  all: deferred(),
+  expect(n: number) {
+    this.count = 0;
+    this.expected = n;
+    this.all = deferred();
+  },
+  resolveOne() {
+    if (++this.count >= this.expected) this.all.resolve();
+  },
+};
 
 @McpModule({ services: [FilesService] })
 class FilesModule {}
 
 type Chunk = { bytes: string; offset: number; byteCount: number; totalBytes: number; hasMore: boolean };
 
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), "frugal-bytes-"));
+  path = join(dir, "report.pdf");
+  await writeFile(path, CONTENT);
+});
+afterAll(() => rm(dir, { recursive: true, force: true }));
+
 describe("byte chunks", () => {
   let t: TestClient;
   beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), "frugal-bytes-"));
-    path = join(dir, "report.pdf");
-    await writeFile(path, CONTENT);
     server = createServer((req, res) => {
       requests.push({ url: req.url, range: req.headers.range });
       const match = /^bytes=(\d+)-(\d+)$/.exec(req.headers.range ?? "");
@@ -64,7 +109,6 @@ describe("byte chunks", () => {
   afterAll(async () => {
     await t.close();
     server.close();
-    await rm(dir, { recursive: true, force: true });
   });
 
   it("reads a file through an app-only tool in chunks of at most 512 KiB, losing nothing", async () => {
@@ -117,5 +161,198 @@ describe("byte chunks", () => {
     expect(Buffer.from(last.bytes, "base64").equals(CONTENT.subarray(-10))).toBe(true);
     expect(last.hasMore).toBe(false);
     expect(requests).toHaveLength(1);
+  });
+});
+
+const CHUNK = 512 * 1024;
+const BASE64_CHUNK = 4 * Math.ceil(CHUNK / 3);
+
+describe("a byte chunk's bytes travel once", () => {
+  it("a 512 KiB chunk's response on Streamable HTTP is under 1.05 × its base64, with a one-line text", async () => {
+    const silent: Logger = { debug() {}, info() {}, warn() {}, error() {} };
+    const app = await McpFactory.create(FilesModule, {
+      name: "bytes",
+      version: "1.0.0",
+      providers: [{ provide: LOGGER, useValue: silent }],
+    });
+    const { url } = (await app.listen({ transport: "http", port: 0 })) as { url: string };
+    const responseBytes: number[] = [];
+    const countingFetch = async (input: string | URL, init?: RequestInit): Promise<Response> => {
+      const response = await fetch(input, init);
+      const body = typeof init?.body === "string" ? init.body : "";
+      if (init?.method !== "POST" || !body.includes('"tools/call"')) return response;
+      const bytes = new Uint8Array(await response.arrayBuffer());
+      responseBytes.push(bytes.byteLength);
+      return new Response(bytes, { status: response.status, headers: response.headers });
+    };
+    const client = new Client({ name: "bytes-test", version: "1" });
+    await client.connect(new StreamableHTTPClientTransport(new URL(url), { fetch: countingFetch }));
+    try {
+      const result = await client.callTool({ name: "read_pdf", arguments: { offset: 0 } });
+      const chunk = result.structuredContent as Chunk;
+      expect(chunk.bytes).toHaveLength(BASE64_CHUNK);
+      expect(Buffer.from(chunk.bytes, "base64").equals(CONTENT.subarray(0, CHUNK))).toBe(true);
+      expect(result.content).toEqual([
+        { type: "text", text: `524288 bytes at offset 0 of ${CONTENT.length}; next offset 524288` },
+      ]);
+      expect(responseBytes).toHaveLength(1);
+      expect(responseBytes[0]).toBeGreaterThan(BASE64_CHUNK);
+      expect(responseBytes[0]).toBeLessThan(1.05 * BASE64_CHUNK);
+    } finally {
+      await client.close();
+      await app.close();
+    }
+  });
+
+  it("the last chunk says it is the last; the serialized result holds the bytes once", async () => {
+    const t = await createTestClient(FilesModule);
+    try {
+      const first = await t.callTool({ name: "read_pdf", arguments: { offset: 0 } });
+      expect(JSON.stringify(first).length).toBeLessThan(1.05 * BASE64_CHUNK);
+      const lastOffset = 2 * CHUNK;
+      const last = await t.callTool({ name: "read_pdf", arguments: { offset: lastOffset } });
+      expect(last.content).toEqual([
+        {
+          type: "text",
+          text: `${CONTENT.length - lastOffset} bytes at offset ${lastOffset} of ${CONTENT.length}; this is the last chunk`,
+        },
+      ]);
+      const end = await t.callTool({ name: "read_pdf", arguments: { offset: CONTENT.length } });
+      expect(end.content).toEqual([
+        {
+          type: "text",
+          text: `0 bytes at offset ${CONTENT.length} of ${CONTENT.length}; this is the last chunk`,
+        },
+      ]);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it("a model-visible chunk tool is budgeted by its one line, not by the base64", async () => {
+    const t = await createTestClient(FilesModule);
+    try {
+      const result = await t.callTool({ name: "peek_pdf", arguments: { offset: 0 } });
+      expect(result.isError).toBeFalsy();
+      expect((result.structuredContent as Chunk).byteCount).toBe(CHUNK);
+      expect(result.content).toHaveLength(1);
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+/** 3 MiB and 60 bytes: seven chunks, the last one short. */
+const REMOTE = randomBytes(3 * 1024 * 1024 + 60);
+
+describe("httpByteSource's Range fallback, through a tool that makes a source per call", () => {
+  let t: TestClient;
+  let files: FileServer | undefined;
+  beforeAll(async () => {
+    t = await createTestClient(FilesModule);
+  });
+  afterAll(() => t.close());
+  afterEach(async () => {
+    await files?.close();
+    files = undefined;
+  });
+
+  const serve = async (options: FileServerOptions) => {
+    files = await startFileServer(options);
+    return files;
+  };
+
+  const readChunk = async (url: string, offset: number) => {
+    const result = await t.callTool({ name: "read_remote", arguments: { url, offset } });
+    if (result.isError) throw new Error(JSON.stringify(result.content));
+    return result.structuredContent as Chunk;
+  };
+
+  /** Reads the whole file chunk by chunk, checking every chunk's bytes against `content`. */
+  const readAll = async (url: string, content: Buffer) => {
+    let offset = 0;
+    let chunks = 0;
+    for (;;) {
+      const chunk = await readChunk(url, offset);
+      expect(chunk.totalBytes).toBe(content.length);
+      expect(
+        Buffer.from(chunk.bytes, "base64").equals(content.subarray(offset, offset + chunk.byteCount)),
+      ).toBe(true);
+      offset += chunk.byteCount;
+      chunks++;
+      if (!chunk.hasMore) break;
+    }
+    expect(offset).toBe(content.length);
+    return chunks;
+  };
+
+  it("a server that answers 501 to Range: one full download for the whole walk", async () => {
+    const server = await serve({ range: "refuse", content: REMOTE });
+    expect(await readAll(server.url, REMOTE)).toBe(7);
+    expect(server.hits.map((hit) => hit.answer)).toEqual([501, 200]);
+    expect(server.fullDownloads()).toBe(1);
+  });
+
+  it("a server that ignores Range (200): one full download for the whole walk", async () => {
+    const server = await serve({ range: "ignore", content: REMOTE });
+    expect(await readAll(server.url, REMOTE)).toBe(7);
+    expect(server.hits.map((hit) => hit.answer)).toEqual([200]);
+    expect(server.fullDownloads()).toBe(1);
+  });
+
+  it("a server that serves Range: only ranges, never the whole body", async () => {
+    const server = await serve({ range: "serve", content: REMOTE });
+    expect(await readAll(server.url, REMOTE)).toBe(7);
+    expect(server.hits.every((hit) => hit.answer === 206)).toBe(true);
+    expect(server.fullDownloads()).toBe(0);
+  });
+
+  it("an ETag change invalidates the kept body; an unchanged one is confirmed by a 304", async () => {
+    const server = await serve({ range: "refuse", content: REMOTE, etag: true });
+    await readChunk(server.url, 0);
+    await readChunk(server.url, CHUNK);
+    expect(server.hits.map((hit) => hit.answer)).toEqual([501, 200, 304]);
+
+    const next = Buffer.from(REMOTE);
+    next.write("version two", CHUNK + 10);
+    server.content = next;
+    const changed = await readChunk(server.url, CHUNK);
+    expect(Buffer.from(changed.bytes, "base64").equals(next.subarray(CHUNK, 2 * CHUNK))).toBe(true);
+    expect(server.hits.map((hit) => hit.answer)).toEqual([501, 200, 304, 200]);
+
+    expect(await readAll(server.url, next)).toBe(7);
+    expect(server.hits.slice(4).every((hit) => hit.answer === 304)).toBe(true);
+    expect(server.fullDownloads()).toBe(2);
+  });
+
+  it("concurrent first reads share one download", async () => {
+    for (const range of ["ignore", "refuse"] as const) {
+      const held = deferred();
+      const server = await serve({ range, content: REMOTE, hold: () => held.promise });
+      remoteCallsEntered.expect(7);
+      const calls = [0, 1, 2, 3, 4, 5, 6].map((i) => readChunk(server.url, i * CHUNK));
+      await remoteCallsEntered.all.promise;
+      // Every handler is in; let them reach the source before the server answers.
+      for (let i = 0; i < 5; i++) await new Promise((resolve) => setImmediate(resolve));
+      held.resolve();
+      const chunks = await Promise.all(calls);
+      chunks.forEach((chunk, i) => {
+        const expected = REMOTE.subarray(i * CHUNK, (i + 1) * CHUNK);
+        expect(Buffer.from(chunk.bytes, "base64").equals(expected)).toBe(true);
+      });
+      expect(server.hits.map((hit) => hit.answer)).toEqual(range === "ignore" ? [200] : [501, 200]);
+      await server.close();
+    }
+  });
+
+  it("a failed download (500, then a body cut short) is retried, never kept", async () => {
+    const server = await serve({ range: "refuse", content: REMOTE, failures: [500, "truncated"] });
+    const failed = await t.callTool({ name: "read_remote", arguments: { url: server.url, offset: 0 } });
+    expect(failed.isError).toBe(true);
+    expect(JSON.stringify(failed.content)).toContain("answered 500");
+    const cut = await t.callTool({ name: "read_remote", arguments: { url: server.url, offset: 0 } });
+    expect(cut.isError).toBe(true);
+    expect(await readAll(server.url, REMOTE)).toBe(7);
+    expect(server.hits.map((hit) => hit.answer)).toEqual([501, 500, 501, "truncated", 501, 200]);
   });
 });

@@ -1,16 +1,19 @@
 import {
   CLOCK,
   createTestClient,
+  FrugalConfigError,
   ManualClock,
+  McpFactory,
   McpModule,
   McpService,
   Paginated,
+  type PaginatedOptions,
   Resource,
   type TestClient,
   Tool,
   type ToolContext,
 } from "frugal-mcp";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 
 const START = Date.UTC(2026, 10, 1, 12, 0, 0);
 const MINUTE = 60_000;
@@ -166,5 +169,348 @@ describe("stream chunks", () => {
     const rest = await read(`logs://app?cursor=${first.nextCursor}&since=${encodeURIComponent(since)}`);
     expect(rest.count).toBe(10);
     expect(rest.nextSince).toBe(new Date(START + 10 * MINUTE).toISOString());
+  });
+});
+
+// Tailing (issue 11): a time window never ends in the future, items outside it are always
+// dropped, and a read of a live source gives up at the window's end plus `stream.graceMs`.
+
+const T0 = Date.UTC(2026, 10, 2, 8, 0, 0);
+const SECOND = 1_000;
+const tailClock = new ManualClock(T0);
+type Line = { at: Date; seq: number; text: string };
+const lineAt = (ms: number, seq: number): Line => ({ at: new Date(ms), seq, text: `line ${seq}` });
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/** The log the tailing client follows: the test appends one line per simulated second. */
+const journal: Line[] = [];
+/** A fixed history (one line a second for two minutes after T0), for the pushed-down query. */
+const HISTORY = Array.from({ length: 120 }, (_, i) => lineAt(T0 + (i + 1) * SECOND, i + 1));
+
+/**
+ * A live log: `follow()` yields the lines it holds, then waits for the next one to be
+ * appended, as `tail -f` or a change stream does.
+ */
+class LiveLog {
+  readonly lines: Line[] = [];
+  closed = 0;
+  private wake: Array<() => void> = [];
+  private waiters: Array<() => void> = [];
+
+  append(line: Line): void {
+    this.lines.push(line);
+    for (const wake of this.wake.splice(0)) wake();
+  }
+
+  /** Resolves the next time a reader has read every line and starts waiting for more. */
+  nextWait(): Promise<void> {
+    return new Promise((resolve) => this.waiters.push(resolve));
+  }
+
+  async *follow(): AsyncGenerator<Line> {
+    let read = 0;
+    try {
+      for (;;) {
+        while (read < this.lines.length) yield this.lines[read++] as Line;
+        const more = new Promise<void>((resolve) => this.wake.push(resolve));
+        for (const waiting of this.waiters.splice(0)) waiting();
+        await more;
+      }
+    } finally {
+      this.closed++;
+    }
+  }
+}
+const live = new LiveLog();
+
+/**
+ * An async iterator of its own (no generator): after its lines, `next()` waits until
+ * `return()` is called, which rejects that pending `next()`, and `return()` itself rejects.
+ */
+function quietFeed(lines: Line[]) {
+  const queue = [...lines];
+  const state = { returnCalls: 0, returnedWhilePending: false };
+  let rejectPending: ((error: Error) => void) | undefined;
+  const iterator: AsyncIterableIterator<Line> = {
+    [Symbol.asyncIterator]() {
+      return this;
+    },
+    next() {
+      const line = queue.shift();
+      if (line) return Promise.resolve({ value: line, done: false });
+      return new Promise((_, reject) => {
+        rejectPending = reject;
+      });
+    },
+    return() {
+      state.returnCalls++;
+      state.returnedWhilePending = rejectPending !== undefined;
+      rejectPending?.(new Error("feed closed while a read was pending"));
+      return Promise.reject(new Error("feed was already closing"));
+    },
+  };
+  return { state, iterator };
+}
+let feed: ReturnType<typeof quietFeed> | undefined;
+
+@McpService()
+class TailService {
+  /** An async generator over the journal as it is now (it ends: not a live source). */
+  @Tool()
+  @Paginated(["at", "seq"], { limit: 3, stream: { window: MINUTE } })
+  async *journal() {
+    for (const line of [...journal]) yield line;
+  }
+
+  /** The whole journal as an array, ordered and cut by the framework. */
+  @Tool()
+  @Paginated(["at", "seq"], { limit: 3, stream: { window: MINUTE } })
+  journalArray() {
+    return journal;
+  }
+
+  /** A query that pushes `since`, the cursor and the limit down, but forgot `at <= until`. */
+  @Tool()
+  @Paginated(["at", "seq"], { limit: 50, stream: { window: 10 * SECOND } })
+  history(_input: unknown, ctx: ToolContext) {
+    const page = ctx.page;
+    if (!page?.since) throw new Error("a time window always has since");
+    const since = new Date(page.since).getTime();
+    const after = page.after?.seq;
+    return HISTORY.filter(
+      (line) => line.at.getTime() > since && (typeof after !== "number" || line.seq > after),
+    ).slice(0, page.limit + 1);
+  }
+
+  @Tool()
+  @Paginated(["at", "seq"], { limit: 50, stream: { window: SECOND, graceMs: 250 } })
+  follow() {
+    return live.follow();
+  }
+
+  /** Default grace (250 ms). */
+  @Tool()
+  @Paginated(["at", "seq"], { limit: 50, stream: { window: SECOND } })
+  quiet() {
+    const now = tailClock.now();
+    feed = quietFeed([lineAt(now - 800, 1), lineAt(now - 300, 2)]);
+    return feed.iterator;
+  }
+}
+
+let slowReads = 0;
+
+@McpService()
+class NewestFirstService {
+  /** Newest first; the first read stalls after two lines (a slow source), later reads do not. */
+  @Tool()
+  @Paginated(["at", "seq"], { limit: 50, order: "desc", stream: { window: 10 * SECOND, graceMs: 50 } })
+  async *newest() {
+    const stall = slowReads++ === 0;
+    for (const line of [...HISTORY].reverse()) {
+      if (stall && line.seq === 18) await new Promise(() => {});
+      yield line;
+    }
+  }
+}
+
+@McpModule({ services: [TailService, NewestFirstService] })
+class TailModule {}
+
+/** Fails a call still unanswered after `ms` (a hung read would otherwise run into the test timeout). */
+function within<T>(ms: number, promise: Promise<T>): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const guard = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`still waiting after ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, guard]).finally(() => clearTimeout(timer));
+}
+
+describe("tailing a time-windowed stream", () => {
+  let t: TestClient;
+  const chunk = async (name: string, args: Record<string, unknown>) => {
+    const result = await within(3_000, t.client.callTool({ name, arguments: args }));
+    expect(result.isError, JSON.stringify(result.content)).toBeFalsy();
+    return result.structuredContent as Chunk;
+  };
+  beforeAll(async () => {
+    t = await createTestClient(TailModule, { providers: [{ provide: CLOCK, useValue: tailClock }] });
+  });
+  afterAll(() => t.close());
+
+  it.each(["journal", "journal_array"])(
+    "%s: a client polling every 5 s with since = nextSince sees 120 of 120 lines, each once",
+    async (tool) => {
+      journal.length = 0;
+      tailClock.set(T0);
+      let since: unknown = iso(T0);
+      const seen: number[] = [];
+      for (let second = 1; second <= 120; second++) {
+        // One line a second, stamped with the clock's now.
+        tailClock.set(T0 + second * SECOND);
+        journal.push(lineAt(tailClock.now(), second));
+        if (second % 5 !== 0) continue;
+        // A poll: the chunks of one window (3 lines each), then the next window from nextSince.
+        let page = await chunk(tool, { since });
+        seen.push(...page.items.map((line) => line.seq as number));
+        while (page.nextCursor) {
+          page = await chunk(tool, { since, cursor: page.nextCursor });
+          seen.push(...page.items.map((line) => line.seq as number));
+        }
+        // The window ends now, not `since + window` in the future …
+        expect(page.until).toBe(iso(tailClock.now()));
+        // … and the line stamped exactly now is in this poll (and, since is exclusive, not the next).
+        expect(page.last).toBe(iso(tailClock.now()));
+        expect(page.nextSince).toBe(page.until);
+        since = page.nextSince;
+      }
+      expect(seen).toEqual(Array.from({ length: 120 }, (_, i) => i + 1));
+    },
+  );
+
+  it("drops rows past until from a handler that read ctx.page, and its envelope's last is honest", async () => {
+    tailClock.set(T0 + 120 * SECOND);
+    // The handler returns the limit + 1 = 51 lines after since (11 s … 61 s); the window is (10 s, 20 s].
+    const page = await chunk("history", { since: iso(T0 + 10 * SECOND) });
+    expect(page.items.map((line) => line.seq)).toEqual([11, 12, 13, 14, 15, 16, 17, 18, 19, 20]);
+    expect(page).toMatchObject({
+      since: iso(T0 + 10 * SECOND),
+      until: iso(T0 + 20 * SECOND),
+      first: iso(T0 + 11 * SECOND),
+      last: iso(T0 + 20 * SECOND),
+      hasMore: false,
+      nextCursor: null,
+      nextSince: iso(T0 + 20 * SECOND),
+    });
+    // limit + 1 rows, only three inside (10 s, 13 s]: no phantom next page either.
+    const short = await chunk("history", {
+      since: iso(T0 + 10 * SECOND),
+      until: iso(T0 + 13 * SECOND),
+      limit: 5,
+    });
+    expect(short.items.map((line) => line.seq)).toEqual([11, 12, 13]);
+    expect(short).toMatchObject({ last: iso(T0 + 13 * SECOND), hasMore: false, nextCursor: null });
+    expect(short.nextSince).toBe(iso(T0 + 13 * SECOND));
+  });
+
+  it("answers a live source that goes quiet within window + graceMs, and a late line is not lost", async () => {
+    const now = T0 + 10 * MINUTE;
+    tailClock.set(now);
+    for (const [ms, seq] of [
+      [now - 5_000, 1], // before the 1 s window
+      [now - 900, 2],
+      [now - 500, 3],
+    ] as const)
+      live.append(lineAt(ms, seq));
+    const waiting = live.nextWait();
+    const started = performance.now();
+    const call = chunk("follow", {});
+    // The reader has read everything and waits: a line stamped inside the window arrives late.
+    await waiting;
+    live.append(lineAt(now - 100, 4));
+    const first = await call;
+    const elapsed = performance.now() - started;
+    expect(elapsed).toBeGreaterThanOrEqual(240);
+    expect(elapsed).toBeLessThan(1_500);
+    expect(first.items.map((line) => line.seq)).toEqual([2, 3, 4]);
+    expect(first).toMatchObject({
+      since: iso(now - SECOND),
+      until: iso(now),
+      last: iso(now - 100),
+      hasMore: false,
+      nextCursor: null,
+    });
+    // The read gave up where it really got to: the last line read.
+    expect(first.nextSince).toBe(iso(now - 100));
+
+    // The abandoned generator was asked to close: it does once its pending step settles,
+    // here when a line stamped inside the answered window arrives after the answer.
+    live.append(lineAt(now - 50, 5));
+    await vi.waitFor(() => expect(live.closed).toBe(1));
+
+    // Polling with since = nextSince sees that late line once, then the new ones.
+    const second = await chunk("follow", { since: first.nextSince });
+    expect(second.items.map((line) => line.seq)).toEqual([5]);
+    expect(second.nextSince).toBe(iso(now - 50));
+    tailClock.advance(SECOND / 2);
+    live.append(lineAt(tailClock.now(), 6));
+    const third = await chunk("follow", { since: second.nextSince });
+    expect(third.items.map((line) => line.seq)).toEqual([6]);
+    expect(third.until).toBe(iso(tailClock.now()));
+  });
+
+  it("closes an iterator that is mid-next() with return(), leaving no unhandled rejection", async () => {
+    const now = T0 + 20 * MINUTE;
+    tailClock.set(now);
+    const started = performance.now();
+    const page = await chunk("quiet", {});
+    expect(performance.now() - started).toBeLessThan(1_500);
+    expect(page.items.map((line) => line.seq)).toEqual([1, 2]);
+    expect(page.nextSince).toBe(iso(now - 300));
+    // return() was called while next() was pending; both then rejected, and nobody minded.
+    expect(feed?.state).toEqual({ returnCalls: 1, returnedWhilePending: true });
+  });
+});
+
+describe("a descending time window read that gives up", () => {
+  let t: TestClient;
+  beforeAll(async () => {
+    t = await createTestClient(TailModule, { providers: [{ provide: CLOCK, useValue: tailClock }] });
+  });
+  afterAll(() => t.close());
+
+  it("goes on from its last line through the cursor, not from nextSince", async () => {
+    tailClock.set(T0 + 120 * SECOND);
+    const args = { since: iso(T0 + 10 * SECOND) };
+    const call = async (extra: Record<string, unknown> = {}) =>
+      (await within(3_000, t.client.callTool({ name: "newest", arguments: { ...args, ...extra } })))
+        .structuredContent as Chunk;
+    const first = await call();
+    expect(first.items.map((line) => line.seq)).toEqual([20, 19]);
+    expect(first.hasMore).toBe(true);
+    expect(first.nextSince).toBeUndefined();
+    const rest = await call({ cursor: first.nextCursor });
+    expect(rest.items.map((line) => line.seq)).toEqual([18, 17, 16, 15, 14, 13, 12, 11]);
+    expect(rest).toMatchObject({ hasMore: false, nextSince: iso(T0 + 20 * SECOND) });
+  });
+});
+
+describe("stream.graceMs, checked at start-up", () => {
+  const startup = async (stream: PaginatedOptions["stream"]) => {
+    @McpService()
+    class Svc {
+      @Tool()
+      @Paginated("at", { stream })
+      list() {
+        return [];
+      }
+    }
+    @McpModule({ services: [Svc] })
+    class AppModule {}
+    return McpFactory.create(AppModule, { name: "t", version: "1" });
+  };
+  const refusal = async (stream: unknown) => {
+    const error = await startup(stream as PaginatedOptions["stream"]).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(FrugalConfigError);
+    return (error as Error).message;
+  };
+
+  it.each([
+    [-1, "-1"],
+    [1.5, "1.5"],
+    [Number.NaN, "NaN"],
+    ["250", '"250"'],
+  ])("refuses graceMs %s", async (graceMs, shown) => {
+    expect(await refusal({ window: 1_000, graceMs })).toBe(
+      `Svc.list: @Paginated \`stream.graceMs\` must be a whole number of 0 or more, not ${shown}. Fix: e.g. stream: { graceMs: 250 }.`,
+    );
+  });
+
+  it("refuses graceMs without a window, and accepts 0", async () => {
+    expect(await refusal({ graceMs: 100 })).toBe(
+      "Svc.list: @Paginated has `stream.graceMs` without `stream.window`: only a time window's read waits for a live source. Fix: add `window` (e.g. stream: { window: 60_000, graceMs }), or drop `graceMs`.",
+    );
+    const app = await startup({ window: 1_000, graceMs: 0 });
+    await app.close();
   });
 });

@@ -9,6 +9,11 @@ import { failedCallResult } from "./failed-call.js";
  * Runs user interceptors around the rest of the call: the app's first, then the class's,
  * then the method's, each in the order given. `instanceOf` builds (once per app) the
  * interceptor of a class with the app's container, so constructor injection works.
+ *
+ * Under `@Cached`, the result the rest of the call resolves to is the cache's own entry
+ * (an in-memory cache hands out references, and coalesced misses share one object), so
+ * interceptors get a copy: one that wraps by changing its result in place must not change
+ * what later calls, or other callers, are served.
  */
 export function interceptorsStage(
   appWide: readonly Interceptor[],
@@ -20,22 +25,36 @@ export function interceptorsStage(
     create(definition) {
       const chain = [...appWide, ...definition.interceptors.map(instanceOf)];
       if (chain.length === 0) return undefined;
+      const own = definition.cache ? copyOf : (result: ProtocolResult) => result;
       return async (invocation, next) => {
         const call = interceptedCall(definition, invocation);
-        const run = async (index: number): Promise<ProtocolResult> => {
-          const interceptor = chain[index];
-          if (!interceptor) return (await next()) as ProtocolResult;
-          return interceptor.intercept(call, () => run(index + 1));
-        };
-        if (definition.kind !== "tool") return run(0);
+        const rest = async () => own((await next()) as ProtocolResult);
+        if (definition.kind !== "tool") return runInterceptors(chain, call, rest);
         try {
-          return await run(0);
+          return await runInterceptors(chain, call, rest);
         } catch (error) {
           return failedCallResult(definition, error, logger);
         }
       };
     },
   };
+}
+
+/**
+ * Runs `chain` around `last`, in order: each interceptor's `next()` runs the following one,
+ * the last one's runs `last`. Also used for reads that have no pipeline of their own
+ * (stored resources read with `resources/read`), so app-wide interceptors guard them too.
+ */
+export function runInterceptors(
+  chain: readonly Interceptor[],
+  call: InterceptedCall,
+  last: () => Promise<ProtocolResult>,
+): Promise<ProtocolResult> {
+  const run = async (index: number): Promise<ProtocolResult> => {
+    const interceptor = chain[index];
+    return interceptor ? interceptor.intercept(call, () => run(index + 1)) : last();
+  };
+  return run(0);
 }
 
 function interceptedCall(definition: OperationDefinition, invocation: Invocation): InterceptedCall {
@@ -48,4 +67,13 @@ function interceptedCall(definition: OperationDefinition, invocation: Invocation
     service: definition.serviceClass,
     method: definition.property,
   });
+}
+
+/** A deep copy of a shaped result; one holding what cannot be cloned becomes what the wire would carry. */
+function copyOf(result: ProtocolResult): ProtocolResult {
+  try {
+    return structuredClone(result);
+  } catch {
+    return JSON.parse(JSON.stringify(result)) as ProtocolResult;
+  }
 }

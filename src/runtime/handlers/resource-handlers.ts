@@ -10,9 +10,10 @@ import { EphemeralResources } from "../../ephemeral/ephemeral-resources.js";
 import { invalidParams, resourceNotFound } from "../../errors/protocol-errors.js";
 import type { StoredResourceMeta } from "../../storage/storage.js";
 import type { AppRuntime } from "../app-runtime.js";
+import { findDeclaredResource } from "../declared-resources.js";
 import { pageOfList } from "../list-pages.js";
 import { ownerOf } from "../owner.js";
-import type { RunOperation } from "../run-operation.js";
+import type { ReadStored, RunOperation } from "../run-operation.js";
 import type { Session } from "../session.js";
 
 /** Installs `resources/*` handlers: listing, reading (static URIs, then templates), subscriptions. */
@@ -20,6 +21,7 @@ export function installResourceHandlers(
   session: Session,
   runtime: AppRuntime,
   run: RunOperation,
+  readStored: ReadStored,
   staticListings: readonly Resource[],
 ): void {
   const { server } = session;
@@ -70,14 +72,12 @@ export function installResourceHandlers(
 
   server.setRequestHandler(ReadResourceRequestSchema, async (request, extra) => {
     const { uri } = request.params;
-    if (EphemeralResources.handles(uri)) return readEphemeral(runtime, uri, ownerOf(runtime, session, extra));
-    const exact = registry.staticResources.get(uri);
-    if (exact) return (await run(session, exact, {}, extra, uri)) as never;
-    for (const template of registry.templates) {
-      const variables = template.definition.template?.match(uri);
-      if (variables) return (await run(session, template, variables, extra, uri)) as never;
-    }
-    throw resourceNotFound(uri);
+    const stored = () => readStored(session, extra, uri, (owner) => readEphemeral(runtime, uri, owner));
+    if (EphemeralResources.handles(uri)) return stored();
+    const found = findDeclaredResource(registry, uri);
+    if (found) return (await run(session, found.operation, found.args, extra, uri)) as never;
+    // A URI a handler chose for an ephemeral resource (`ctx.resources.create(…, { uri })`); -32002 if none.
+    return stored();
   });
 
   server.setRequestHandler(SubscribeRequestSchema, (request) => {
