@@ -41,6 +41,13 @@ export function buildResource(item: MemberToBuild): ResourceDefinition {
   const pagination = paginated
     ? resolvePaginationSpec(where, paginated.stableKey, paginated.options)
     : undefined;
+  if (pagination?.as === "links") {
+    throw new FrugalConfigError(
+      where,
+      '@Paginated `as: "links"` applies to tools only (a resource read answers contents, not links)',
+      "remove `as` and `link`, or make this method a @Tool",
+    );
+  }
   // A paginated static URI becomes a template of its own: its query carries the cursor.
   const declared = UriTemplate.isTemplate(uri) || pagination ? parseTemplate(uri, where) : undefined;
   const ownInput = objectSchemaOf(item, "input", options.input);

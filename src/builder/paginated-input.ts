@@ -62,6 +62,17 @@ export function resolvePaginationSpec(
       );
     }
   }
+  const as =
+    options.as === undefined ? "items" : check.oneOf("`as`", options.as, ["items", "links"] as const);
+  if (as === "links" && typeof options.link !== "function") {
+    check.fail(
+      `\`as: "links"\` needs a \`link\` function, not ${describe(options.link)}`,
+      "e.g. link: (item) => ({ uri: `articles://${item.slug}`, name: item.title })",
+    );
+  }
+  if (as === "items" && options.link !== undefined) {
+    check.fail('has `link` without `as: "links"`', 'add as: "links", or drop `link`');
+  }
   return {
     stableKey: [...stableKey],
     limit,
@@ -69,6 +80,8 @@ export function resolvePaginationSpec(
     order,
     fields,
     defaultFields,
+    as,
+    link: options.link,
     stream: stream && streamSpec(check, stream as StreamChunkOptions),
   };
 }
@@ -97,6 +110,8 @@ const PAGINATED_OPTIONS = Object.keys({
   fields: true,
   defaultFields: true,
   stream: true,
+  as: true,
+  link: true,
 } satisfies Record<keyof PaginatedOptions, true>);
 
 const STREAM_OPTIONS = Object.keys({ window: true, maxBytes: true, graceMs: true } satisfies Record<
@@ -179,12 +194,21 @@ export function withPaginationInput(
 
 /** The advertised result schema of a paginated operation: the envelope around its items. */
 export function pageEnvelopeSchema(item: z.ZodObject | undefined, spec: PaginationSpec): z.ZodObject {
-  const itemSchema = item ? (spec.fields ? item.partial() : item) : z.record(z.string(), z.unknown());
+  const itemSchema =
+    spec.as === "links"
+      ? PAGE_LINK_SCHEMA
+      : item
+        ? spec.fields
+          ? item.partial()
+          : item
+        : z.record(z.string(), z.unknown());
   const envelope = z.object({
     items: z.array(itemSchema),
     nextCursor: z.string().nullable(),
     hasMore: z.boolean(),
     count: z.number().int(),
+    // Present when the handler returned `{ items, total }`.
+    total: z.number().int().optional(),
     // Present when an item alone was over the token budget and the page skipped it.
     skipped: z
       .array(
@@ -202,3 +226,12 @@ export function pageEnvelopeSchema(item: z.ZodObject | undefined, spec: Paginati
     nextSince: bound.optional(),
   });
 }
+
+/** A link item of a page answered `as: "links"`. */
+const PAGE_LINK_SCHEMA = z.object({
+  uri: z.string(),
+  name: z.string(),
+  title: z.string().optional(),
+  description: z.string().optional(),
+  mimeType: z.string().optional(),
+});

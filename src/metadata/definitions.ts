@@ -121,6 +121,23 @@ export interface PaginatedOptions {
    * adds `since` and `until` inputs bounding it, and each chunk says which range it covers.
    */
   stream?: StreamChunkOptions;
+  /**
+   * `"links"` (tools only, with `link`): the page reads as one text block holding
+   * `{ nextCursor, hasMore, count, total? }` followed by one `resource_link` per item;
+   * `structuredContent` is the envelope with the link objects as its items. Default `"items"`.
+   */
+  as?: "items" | "links";
+  /** Under `as: "links"`: the link of one item, as the handler returned it. */
+  link?: (item: any) => PageLink;
+}
+
+/** The `resource_link` of one item of a page answered `as: "links"`. */
+export interface PageLink {
+  uri: string;
+  name: string;
+  title?: string;
+  description?: string;
+  mimeType?: string;
 }
 
 /** Options of `@Paginated(key, { stream })`. */

@@ -1,4 +1,4 @@
-import type { InvalidationRule, StreamChunkOptions } from "./definitions.js";
+import type { InvalidationRule, PageLink, StreamChunkOptions } from "./definitions.js";
 
 /**
  * Resolved specs: what the builder makes of the decorators' options at start-up, after
@@ -14,6 +14,9 @@ export interface PaginationSpec {
   readonly order: "asc" | "desc";
   readonly fields: readonly string[] | undefined;
   readonly defaultFields: readonly string[] | undefined;
+  /** `"links"`: items answered as `resource_link`s made by `link`. */
+  readonly as: "items" | "links";
+  readonly link: ((item: unknown) => PageLink) | undefined;
   /** Present for stream chunks (`stream` option), with `graceMs` filled in. */
   readonly stream: StreamChunkSpec | undefined;
 }

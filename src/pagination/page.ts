@@ -1,8 +1,20 @@
+import type { ContentBlock } from "@modelcontextprotocol/sdk/types.js";
+import type { PageLink } from "../metadata/definitions.js";
 import { ResultPage } from "../pipeline/outcomes.js";
 import type { KeyValue } from "./cursor-values.js";
 
 /** Makes the cursor that continues after an item with this key. */
 export type CursorMaker = (key: Record<string, KeyValue>) => string;
+
+/** What a page carries besides its items and keys. */
+export interface PageExtras {
+  /** Extra envelope fields computed from the page's keys (stream chunks describe their range). */
+  readonly describe?: PageDescriber;
+  /** The number of items of the whole walk, as the handler knows it (`{ items, total }`). */
+  readonly total?: number;
+  /** The items are `resource_link` objects (`as: "links"`). */
+  readonly links?: boolean;
+}
 
 /** Extra envelope fields computed from a page's keys (stream chunks describe their range). */
 export type PageDescriber = (
@@ -22,7 +34,7 @@ export class Page<T = unknown> extends ResultPage<T> {
     /** True when items exist after the last one returned. */
     readonly hasMore: boolean,
     private readonly makeCursor: CursorMaker,
-    private readonly describe?: PageDescriber,
+    private readonly extras: PageExtras = {},
   ) {
     super();
   }
@@ -36,7 +48,7 @@ export class Page<T = unknown> extends ResultPage<T> {
   /** The first `n` items; the next page then starts right after the last of them. */
   prefix(n: number): Page<T> {
     if (n >= this.items.length) return this;
-    return new Page(this.items.slice(0, n), this.keys.slice(0, n), true, this.makeCursor, this.describe);
+    return new Page(this.items.slice(0, n), this.keys.slice(0, n), true, this.makeCursor, this.extras);
   }
 
   /** The cursor that continues after item `index` (used to skip an item too large to return). */
@@ -46,12 +58,24 @@ export class Page<T = unknown> extends ResultPage<T> {
   }
 
   toJSON(): Record<string, unknown> {
+    const { describe, total } = this.extras;
     const envelope = {
       items: this.items,
       nextCursor: this.nextCursor,
       hasMore: this.hasMore,
       count: this.count,
+      ...(total === undefined ? {} : { total }),
     };
-    return this.describe ? { ...envelope, ...this.describe(this.keys, this.hasMore) } : envelope;
+    return describe ? { ...envelope, ...describe(this.keys, this.hasMore) } : envelope;
+  }
+
+  /** A page of links reads as its position (one text block) and one `resource_link` per item. */
+  override toolContent(): ContentBlock[] | undefined {
+    if (!this.extras.links) return undefined;
+    const { items: _items, ...position } = this.toJSON();
+    return [
+      { type: "text", text: JSON.stringify(position) },
+      ...(this.items as unknown as PageLink[]).map((link) => ({ type: "resource_link" as const, ...link })),
+    ];
   }
 }

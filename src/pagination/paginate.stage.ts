@@ -1,10 +1,11 @@
 import type { Clock } from "../clock/clock.js";
+import type { PageLink } from "../metadata/definitions.js";
 import type { PaginationSpec } from "../metadata/specs.js";
 import type { Stage } from "../pipeline/invocation.js";
 import type { OperationDefinition } from "../pipeline/operation.js";
 import { isErrorResult } from "../pipeline/outcomes.js";
 import type { StageFactory } from "../pipeline/stage-factory.js";
-import { jsonReplacer } from "../results/shape-tool-result.js";
+import { isPlainObject, jsonReplacer } from "../results/shape-tool-result.js";
 import { type CollectedRows, rowsFromArray, rowsFromIterable, rowsFromTrustedArray } from "./collect-rows.js";
 import type { CursorCodec } from "./cursor-codec.js";
 import type { KeyValue } from "./cursor-values.js";
@@ -32,10 +33,11 @@ function paginatorFor(
   if (!spec) return undefined;
   const keySpec: KeySpec = { fields: spec.stableKey, order: spec.order };
   return async (invocation, next) => {
-    const value = await next();
+    const returned = await next();
     const request = PAGE_REQUEST.get(invocation);
     // A handler that answers with an isError result (e.g. `toolError("unknown site")`) is not paged.
-    if (isErrorResult(value)) return value;
+    if (isErrorResult(returned)) return returned;
+    const { value, total } = withTotal(returned, definition.where);
     let rows: CollectedRows;
     if (Array.isArray(value)) {
       rows = pushedDown(value, request, keySpec, invocation.pageRead)
@@ -70,7 +72,16 @@ function paginatorFor(
     const state = request.window ? { s: request.window.since, u: request.window.until } : undefined;
     const makeCursor = (key: Record<string, KeyValue>) => cursors.encode(key, request.binding, state);
     const describe = spec.stream ? describeChunk(spec, request, rows.cutShort === true) : undefined;
-    return new Page(items, keys, hasMore, makeCursor, describe);
+    // A link is made from the item as the handler returned it (its URI may need fields a selection leaves out).
+    const link = spec.link;
+    const links = link
+      ? rows.items.slice(0, items.length).map((item) => checkedLink(link, item, definition.where))
+      : undefined;
+    return new Page(links ?? items, keys, hasMore, makeCursor, {
+      ...(describe ? { describe } : {}),
+      ...(total === undefined ? {} : { total }),
+      ...(links ? { links: true } : {}),
+    });
   };
 }
 
@@ -157,4 +168,28 @@ function pick(item: unknown, fields: readonly string[]): Record<string, unknown>
     if (value !== undefined) picked[field] = value;
   }
   return picked;
+}
+
+/** `{ items, total }` from a handler: the items to page, and the size of the whole walk. */
+function withTotal(value: unknown, where: string): { value: unknown; total: number | undefined } {
+  if (!isPlainObject(value) || !("items" in value)) return { value, total: undefined };
+  const { items, total } = value;
+  if (total !== undefined && (typeof total !== "number" || !Number.isSafeInteger(total) || total < 0)) {
+    throw new Error(
+      `${where} returned { items, total } with a total that is not a whole number of 0 or more: ${String(total)}`,
+    );
+  }
+  return { value: items, total };
+}
+
+/** A link made by `link(item)`, checked: a page of links must hold resource links a client can read. */
+function checkedLink(link: (item: unknown) => unknown, item: unknown, where: string): PageLink {
+  const made = link(item);
+  const { uri, name } = (made ?? {}) as Partial<PageLink>;
+  if (typeof uri !== "string" || uri === "" || typeof name !== "string" || name === "") {
+    throw new Error(
+      `${where}: @Paginated's link(item) must return { uri, name } with non-empty strings, not ${JSON.stringify(made)}`,
+    );
+  }
+  return made as PageLink;
 }

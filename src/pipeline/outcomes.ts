@@ -1,3 +1,5 @@
+import type { ContentBlock } from "@modelcontextprotocol/sdk/types.js";
+
 /**
  * The typed values stages hand each other besides plain results. The pipeline owns them,
  * so a capability that makes one (pagination makes pages) and one that reads it (the
@@ -26,6 +28,15 @@ export abstract class ResultPage<T = unknown> {
   abstract cursorAfter(index: number): string | null;
   /** The envelope sent to the client. */
   abstract toJSON(): Record<string, unknown>;
+
+  /**
+   * The content blocks a tool answers this page with, when they are not the envelope's
+   * JSON text (a page of links: a text block, then one `resource_link` per item). The
+   * envelope still travels as `structuredContent`.
+   */
+  toolContent(): ContentBlock[] | undefined {
+    return undefined;
+  }
 }
 
 /**

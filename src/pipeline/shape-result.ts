@@ -1,7 +1,8 @@
 import { shapePromptResult } from "../results/shape-prompt-result.js";
 import { shapeResourceResult } from "../results/shape-resource-result.js";
-import { shapeToolResult } from "../results/shape-tool-result.js";
+import { jsonReplacer, shapeToolResult } from "../results/shape-tool-result.js";
 import type { Invocation } from "./invocation.js";
+import { ResultPage } from "./outcomes.js";
 
 /**
  * The protocol result (`CallToolResult`, `ReadResourceResult`, `GetPromptResult`) that a
@@ -16,7 +17,7 @@ export function shapeResult(invocation: Invocation, value: unknown): unknown {
   let result: unknown;
   switch (definition.kind) {
     case "tool":
-      result = shapeToolResult(value);
+      result = value instanceof ResultPage ? shapePage(value) : shapeToolResult(value);
       break;
     case "resource":
       result = shapeResourceResult(value, invocation.uri ?? definition.uri, definition.mimeType);
@@ -27,4 +28,12 @@ export function shapeResult(invocation: Invocation, value: unknown): unknown {
   }
   invocation.shaped = { from: value, result };
   return result;
+}
+
+/** A page reads as its own content blocks when it has them (links), else as its envelope's JSON. */
+function shapePage(page: ResultPage): unknown {
+  const content = page.toolContent();
+  if (!content) return shapeToolResult(page);
+  const envelope: unknown = JSON.parse(JSON.stringify(page, jsonReplacer));
+  return { content, structuredContent: envelope };
 }
