@@ -115,7 +115,7 @@ describe("page totals and pages of links", () => {
 
   it("advertises the link objects as the items of the output schema", async () => {
     const { tools } = await t.listTools();
-    const schema = tools.find((tool) => tool.name === "document_links")?.outputSchema as {
+    const schema = tools.find((tool) => tool.name === "document_links")?.outputSchema as unknown as {
       properties: { items: { items: { properties: Record<string, unknown> } } };
     };
     expect(Object.keys(schema.properties.items.items.properties)).toEqual([
