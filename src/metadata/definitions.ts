@@ -85,7 +85,7 @@ export interface BudgetOptions {
 export interface EphemeralOptions {
   /** `"overBudget"` (default) stores only results over the budget; `"always"` stores every result. */
   when?: "overBudget" | "always";
-  /** How long the resource lives, in milliseconds (default one hour). */
+  /** How long the resource lives, in milliseconds (default: `ephemeral.defaultTtlMs`, 24 hours). */
   ttl?: number;
   /** MIME type of the stored content (default `application/json`, or `text/plain` for strings). */
   mimeType?: string;

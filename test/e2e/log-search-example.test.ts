@@ -163,18 +163,19 @@ describe("examples/log-search: a multi-megabyte search result read in slices", (
     expect(page2.items.map((r) => r.seq)).toEqual([999_996, 999_995, 999_994]);
   });
 
+  const read = async (uri: string) =>
+    JSON.parse(((await t.client.readResource({ uri })).contents[0] as { text: string }).text) as {
+      items: Array<{ seq: number; at: string }>;
+      nextCursor: string | null;
+      since: string;
+      until: string;
+      first: string;
+      last: string;
+      nextSince?: string;
+    };
+
   it("streams the log in time-bounded chunks that say what they cover", async () => {
     const since = "2026-03-01T00:10:00.000Z";
-    const read = async (uri: string) =>
-      JSON.parse(((await t.client.readResource({ uri })).contents[0] as { text: string }).text) as {
-        items: Array<{ seq: number; at: string }>;
-        nextCursor: string | null;
-        since: string;
-        until: string;
-        first: string;
-        last: string;
-        nextSince?: string;
-      };
     const first = await read(`logs://stream?since=${since}&limit=50`);
     expect(first.items).toHaveLength(50);
     expect(first.since).toBe(since);
@@ -193,5 +194,24 @@ describe("examples/log-search: a multi-megabyte search result read in slices", (
     expect(chunk.nextSince).toBe("2026-03-01T00:15:00.000Z");
     expect(lines).toBeGreaterThan(3400);
     expect(lines).toBeLessThan(3550);
+  });
+
+  it("tails logs://stream by nextSince: three windows in a row, every line exactly once", async () => {
+    let since = "2026-03-01T00:10:00.000Z";
+    const seqs: number[] = [];
+    for (let window = 0; window < 3; window++) {
+      let chunk = await read(`logs://stream?since=${since}&limit=500`);
+      for (const item of chunk.items) seqs.push(item.seq);
+      while (chunk.nextCursor) {
+        chunk = await read(`logs://stream?since=${since}&limit=500&cursor=${chunk.nextCursor}`);
+        for (const item of chunk.items) seqs.push(item.seq);
+      }
+      expect(chunk.nextSince).toBe(chunk.until);
+      since = chunk.nextSince ?? "";
+    }
+    expect(since).toBe("2026-03-01T00:25:00.000Z");
+    // Consecutive sequence numbers: no line skipped, none repeated across windows.
+    expect(seqs.every((seq, i) => i === 0 || seq === (seqs[i - 1] ?? -2) + 1)).toBe(true);
+    expect(seqs.length).toBeGreaterThan(10_000);
   });
 });
