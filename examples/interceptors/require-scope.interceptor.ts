@@ -47,7 +47,7 @@ export function RequireScope(scope: string): InterceptorType {
         );
       }
     }
-    // Names the scope in start-up errors ("resolving RequireScope(notes:write): …").
+    // Names the scope in start-up errors ("RequireScope(notes:write): constructor parameter #0 …").
     Object.defineProperty(RequireScopeInterceptor, "name", { value: `RequireScope(${scope})` });
     type = RequireScopeInterceptor;
     byScope.set(scope, type);

@@ -64,7 +64,7 @@ function budgetFor(definition: OperationDefinition, deps: BudgetStageDeps): Stag
       return value;
     }
     if (spills && !mustError) return new Oversized(value, counted.tokens, budget);
-    const exceeded = budgetExceeded(definition, counted.tokens, budget, invocation.uri);
+    const exceeded = budgetExceeded(definition, counted.tokens, budget, invocation.uri, counted.estimated);
     logger.debug(`${name}: result over budget`, exceeded);
     if (definition.kind === "tool") return budgetExceededResult(exceeded);
     throw budgetExceededError(exceeded);

@@ -7,8 +7,13 @@ export interface BudgetExceeded {
   error: "OUTPUT_BUDGET_EXCEEDED";
   /** The tool (or, for a resource read, the resource URI). */
   tool: string;
-  /** Tokens counted: where counting stopped (a lower bound) unless the exact count is known. */
+  /**
+   * The size of the whole result in tokens: exact when counting finished, else extrapolated
+   * from what was counted (then `estimated` is `true`).
+   */
   tokens: number;
+  /** Present (`true`) when `tokens` is an estimate: counting stopped early, past the budget. */
+  estimated?: true;
   budget: number;
   /** Which inputs to narrow. */
   hint: string;
@@ -21,9 +26,18 @@ export function budgetExceeded(
   budget: number,
   /** For a resource read: the URI actually read (not its template). */
   uri?: string,
+  /** `tokens` was extrapolated, not counted to the end. */
+  estimated = false,
 ): BudgetExceeded {
   const name = definition.kind === "resource" ? (uri ?? definition.uri) : definition.name;
-  return { error: "OUTPUT_BUDGET_EXCEEDED", tool: name, tokens, budget, hint: hintFor(definition) };
+  return {
+    error: "OUTPUT_BUDGET_EXCEEDED",
+    tool: name,
+    tokens,
+    ...(estimated ? { estimated: true as const } : {}),
+    budget,
+    hint: hintFor(definition),
+  };
 }
 
 /** A tool's answer: `isError`, the object as `structuredContent` and as its only text block. */
@@ -38,7 +52,7 @@ export function budgetExceededResult(exceeded: BudgetExceeded): CallToolResult {
 /** A resource read's answer: JSON-RPC `-32602` with the object in `data`. */
 export function budgetExceededError(exceeded: BudgetExceeded) {
   return invalidParams(
-    `The result of ${exceeded.tool} is over the budget of ${exceeded.budget} tokens (at least ${exceeded.tokens}). ${exceeded.hint}`,
+    `The result of ${exceeded.tool} is over the budget of ${exceeded.budget} tokens (${exceeded.estimated ? "about " : ""}${exceeded.tokens}). ${exceeded.hint}`,
     { ...exceeded, resource: exceeded.tool },
   );
 }

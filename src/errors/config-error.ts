@@ -13,7 +13,9 @@ export class FrugalConfigError extends Error {
     readonly where: string,
     problem: string,
     fix: string,
+    /** `{ cause }`: the error that made this declaration fail (a constructor's own error). */
+    options?: ErrorOptions,
   ) {
-    super(`${where}: ${problem}. Fix: ${fix}.`);
+    super(`${where}: ${problem}. Fix: ${fix}.`, options);
   }
 }

@@ -7,14 +7,17 @@ export type InputSchema = z.ZodObject | Record<string, z.ZodType>;
 /** Who may see a tool: the model, an MCP App's UI, or both (default). */
 export type ToolVisibility = ReadonlyArray<"model" | "app">;
 
-/** Options of `@Tool`. */
-export interface ToolOptions {
+/**
+ * Options of `@Tool`. `I` is the type of `input`, which `@Tool` infers to check the
+ * decorated method's first parameter against the schema.
+ */
+export interface ToolOptions<I extends InputSchema = InputSchema> {
   /** Tool name; defaults to the method name in snake_case (`listArticles` → `list_articles`). */
   name?: string;
   title?: string;
   description?: string;
   /** Arguments: a zod shape or a zod object. Invalid arguments never reach the handler. */
-  input?: InputSchema;
+  input?: I;
   /** Structured result schema; advertised as `outputSchema` and checked on every result. */
   output?: InputSchema;
   /**
@@ -45,14 +48,14 @@ export interface ListedResource {
   mimeType?: string;
 }
 
-/** Options of `@Resource`. */
-export interface ResourceOptions {
+/** Options of `@Resource`. `I` is the type of `input` (see {@link ToolOptions}). */
+export interface ResourceOptions<I extends InputSchema = InputSchema> {
   name?: string;
   title?: string;
   description?: string;
   mimeType?: string;
   /** Optional schema for template variables (e.g. `z.coerce.number()` for a `limit`). */
-  input?: InputSchema;
+  input?: I;
   /** Lists the concrete resources of a template in `resources/list`. */
   list?: (this: any) => ListedResource[] | Promise<ListedResource[]>;
   /** Completions for template variables, by variable name. */
@@ -60,13 +63,13 @@ export interface ResourceOptions {
   meta?: Record<string, unknown>;
 }
 
-/** Options of `@Prompt`. */
-export interface PromptOptions {
+/** Options of `@Prompt`. `I` is the type of `input` (see {@link ToolOptions}). */
+export interface PromptOptions<I extends InputSchema = InputSchema> {
   name?: string;
   title?: string;
   description?: string;
   /** Arguments: a zod shape or object whose fields are strings (the protocol passes strings). */
-  input?: InputSchema;
+  input?: I;
   /** Completions for arguments, by argument name. */
   complete?: Record<string, CompleteCallback>;
 }

@@ -35,7 +35,7 @@ export interface ToolContext {
   /** Who owns what this call creates or caches: the principal when authenticated, else the session. */
   readonly owner: string;
   /** Auth info supplied by the transport, when there is any. */
-  readonly auth?: AuthInfo;
+  readonly auth?: AuthInfo | undefined;
   /** Aborted when the client cancels the call or the session ends. */
   readonly signal: AbortSignal;
   /** The JSON-RPC id of this request. */
@@ -65,7 +65,7 @@ export interface ToolContext {
   /** Ephemeral resources by hand: `create`, `update`, `delete`, `read`, owned by this caller. */
   readonly resources: ResourceHandle;
   /** Under `@Paginated`: where this page starts and how long it is. */
-  readonly page?: PageContext;
+  readonly page?: PageContext | undefined;
 }
 
 /**
@@ -89,9 +89,9 @@ export interface PageContext {
   /** Fields the client selected (projection), when the tool offers `fields`. */
   readonly fields: readonly string[] | undefined;
   /** Stream chunks: exclusive lower bound of the first key field, or null. */
-  readonly since?: number | Date | null;
+  readonly since?: number | Date | null | undefined;
   /** Stream chunks: inclusive upper bound of the first key field, or null. */
-  readonly until?: number | Date | null;
+  readonly until?: number | Date | null | undefined;
 }
 
 /**
@@ -102,7 +102,7 @@ export type StableKeyValue = string | number | boolean | bigint | Date | null;
 
 /** Options of the `ctx.sample("…")` shorthand. */
 export interface SampleOptions {
-  maxTokens?: number;
-  systemPrompt?: string;
-  temperature?: number;
+  maxTokens?: number | undefined;
+  systemPrompt?: string | undefined;
+  temperature?: number | undefined;
 }

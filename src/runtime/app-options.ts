@@ -19,40 +19,40 @@ export interface McpAppOptions {
   /** Server version reported at initialization. */
   version: string;
   /** Instructions sent to clients at initialization. */
-  instructions?: string;
+  instructions?: string | undefined;
   /** Default token budget of every model-visible tool and resource (`@Budget` on a class or method wins). */
-  budget?: number;
+  budget?: number | undefined;
   /** Ephemeral resources: lifetime, quotas, clean-up, tool names. */
-  ephemeral?: EphemeralSettings;
+  ephemeral?: EphemeralSettings | undefined;
   /** Page size of `tools/list`, `resources/list`, `resources/templates/list`, `prompts/list` (default 100). */
-  listPageSize?: number;
+  listPageSize?: number | undefined;
   /** Limits on tool, resource and prompt arguments, checked before validation. */
-  inputLimits?: Partial<InputLimits>;
+  inputLimits?: Partial<InputLimits> | undefined;
   /** Maps auth info to the principal that owns a call's data (default: `auth.clientId`). */
-  principalOf?: (auth: AuthInfo) => string;
+  principalOf?: ((auth: AuthInfo) => string) | undefined;
   /**
    * Interceptors around every call of the app (before class and method ones), in order:
    * injectable classes with `intercept(call, next)`, built by the app's container.
    */
-  interceptors?: readonly InterceptorClass[];
+  interceptors?: readonly InterceptorClass[] | undefined;
   /** Providers that override the modules' own (used by `createTestClient`). */
-  providers?: ProviderEntry[];
+  providers?: ProviderEntry[] | undefined;
   /** How long `app.close()` waits for running calls before ending sessions (default 10 s). */
-  drainTimeoutMs?: number;
+  drainTimeoutMs?: number | undefined;
   /**
    * Secret(s) that sign pagination cursors: one, or a list for rotation (the first signs,
    * all verify; `{ id, secret }` entries name their key id). Without one, a random key per
    * process is used, so cursors do not survive restarts or work across instances.
    */
-  cursorSecret?: CursorSecret;
+  cursorSecret?: CursorSecret | undefined;
   /** How long a cursor stays valid (default 24 hours). */
-  cursorTtlMs?: number;
+  cursorTtlMs?: number | undefined;
   /** Encrypt cursors with AES-256-GCM so clients cannot read key values (default false: signed only). */
-  encryptCursors?: boolean;
+  encryptCursors?: boolean | undefined;
   /** Longest cursor accepted, in characters (default 1,024). */
-  maxCursorLength?: number;
+  maxCursorLength?: number | undefined;
   /** How long `create` waits for providers that hold connections to become ready (default 500 ms). */
-  readyTimeoutMs?: number;
+  readyTimeoutMs?: number | undefined;
 }
 
 export const DEFAULT_INPUT_LIMITS: InputLimits = { maxBytes: 1024 * 1024, maxElements: 10_000, maxDepth: 32 };

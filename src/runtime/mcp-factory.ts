@@ -56,6 +56,7 @@ export const McpFactory = {
     const appContainer = createAppContainer(
       [...frameworkProviders(), ...graph.providers, ...(options.providers ?? [])],
       [...graph.services, ...declaredInterceptors(graph.services, appInterceptorTypes)],
+      { listedBy: graph.listedBy },
     );
     const logger = appContainer.resolve(LOGGER);
     const clock = appContainer.resolve(CLOCK);

@@ -9,9 +9,9 @@ import { McpFactory } from "../runtime/mcp-factory.js";
 /** Options of `createTestClient`. */
 export interface TestClientOptions extends Partial<McpAppOptions> {
   /** Providers that replace the modules' own for this test (`{ provide: Repo, useValue: fake }`). */
-  providers?: ProviderEntry[];
+  providers?: ProviderEntry[] | undefined;
   /** Capabilities the test client announces (e.g. `{ sampling: {}, elicitation: {} }`). */
-  capabilities?: ClientCapabilities;
+  capabilities?: ClientCapabilities | undefined;
 }
 
 /**

@@ -4,11 +4,19 @@ export interface TokenCount {
   readonly tokens: number;
   /** True when `tokens` is the full count of the text. */
   readonly exact: boolean;
+  /**
+   * When counting stopped early (`exact: false`): how much of the text `tokens` covers, in
+   * UTF-16 code units (`text.length` units) from its start. Optional: with it, the budget
+   * extrapolates the size of the whole text (tokens per character × characters) and reports
+   * it; without it, it falls back to a characters / 4 estimate.
+   */
+  readonly consumed?: number;
 }
 
 /**
  * Counts the tokens a model reads; behind the `TOKEN_COUNTER` token. Implementations
- * should stop early once `limit` is passed, so a decision costs O(limit), not O(text).
+ * should stop early once `limit` is passed, so a decision costs O(limit), not O(text),
+ * and should then say how much of the text they counted (`consumed`).
  *
  * @example
  * ```ts

@@ -5,9 +5,9 @@ const LOOPBACK = new Set(["localhost", "127.0.0.1", "[::1]", "::1"]);
 /** Which `Host` and `Origin` headers a server accepts (protection against DNS rebinding). */
 export interface HostPolicy {
   /** `Host` values (`"api.example.com"` or `"api.example.com:8443"`); `"any"` turns the check off. Default: loopback names. */
-  allowedHosts?: string[] | "any";
+  allowedHosts?: string[] | "any" | undefined;
   /** Full origins (`"https://app.example.com"`); requests without `Origin` are always allowed. Default: loopback origins. */
-  allowedOrigins?: string[];
+  allowedOrigins?: string[] | undefined;
 }
 
 /** Returns why the request must be refused, or `undefined` when it may pass. */

@@ -15,13 +15,13 @@ import type { SessionHost } from "./session-host.js";
 /** Options of the Streamable HTTP handler. */
 export interface HttpHandlerOptions extends HostPolicy {
   /** Largest request body accepted, in bytes (default 4 MiB). Larger bodies get a JSON-RPC error. */
-  maxBodyBytes?: number;
+  maxBodyBytes?: number | undefined;
   /** Makes an event store per session so clients can resume streams; `false` turns resumption off. */
-  eventStore?: (() => EventStore) | false;
+  eventStore?: (() => EventStore) | false | undefined;
   /** Answer POSTs with plain JSON instead of SSE streams. */
-  enableJsonResponse?: boolean;
+  enableJsonResponse?: boolean | undefined;
   /** `retry` hint (ms) sent to clients with SSE priming events, for polling reconnection. */
-  retryIntervalMs?: number;
+  retryIntervalMs?: number | undefined;
 }
 
 /** A Node request handler serving MCP over Streamable HTTP, with `close()` to end its sessions. */

@@ -11,11 +11,11 @@ export type ListenOptions =
   | ({
       transport: "http";
       /** Port to listen on; 0 picks a free one (default 3000). */
-      port?: number;
+      port?: number | undefined;
       /** Interface to bind (default 127.0.0.1: loopback only). */
-      host?: string;
+      host?: string | undefined;
       /** Endpoint path (default `/mcp`). */
-      path?: string;
+      path?: string | undefined;
     } & HttpHandlerOptions);
 
 const LOOPBACK_HOSTS = new Set(["127.0.0.1", "localhost", "::1"]);

@@ -206,10 +206,12 @@ describe("@Budget", () => {
       providers: [{ provide: TOKEN_COUNTER, useValue: charsPerToken }],
     });
     const result = await custom.client.callTool({ name: "words", arguments: { words: 100 } });
+    // It does not say where it stopped: the whole is estimated at characters / 4, never below what was counted.
     expect(result.structuredContent).toMatchObject({
       error: "OUTPUT_BUDGET_EXCEEDED",
       budget: 100,
       tokens: 101,
+      estimated: true,
     });
     await custom.close();
   });
@@ -238,5 +240,129 @@ describe("the app-wide budget", () => {
     });
     expect((await t.callTool({ name: "generous", arguments: {} })).isError).toBeFalsy();
     await t.close();
+  });
+});
+
+describe("the size reported over budget", () => {
+  // About 40,000 tokens of JSON (an array of objects, as a tool's JSON text) and of prose.
+  const articles = Array.from({ length: 830 }, (_, i) => ({
+    id: i,
+    slug: `post-${i}`,
+    title: `Article number ${i} about keyset pagination`,
+    updatedAt: new Date(Date.UTC(2026, 0, 1) + i * 60_000).toISOString(),
+    tags: ["mcp", i % 2 ? "cache" : "budget"],
+  }));
+  const words = "the model reads every token a server returns so budgets matter more than bytes".split(" ");
+  const essay = Array.from({ length: 3100 }, (_, i) => {
+    const sentence = Array.from(
+      { length: 6 + ((i * 7) % 13) },
+      (_, j) => words[(i * 31 + j * 17) % words.length],
+    );
+    return `${sentence.join(" ")}.${i % 5 === 4 ? "\n\n" : " "}`;
+  }).join("");
+  // About 2,500 tokens: short enough to be counted to the end.
+  const note = essay.slice(0, 11_000);
+
+  @McpService()
+  class ArchiveService {
+    @Tool({ input: { query: z.string() } })
+    @Budget(2000)
+    searchArticles(_input: { query: string }) {
+      return articles;
+    }
+
+    @Tool({ input: { query: z.string() } })
+    allArticles(_input: { query: string }) {
+      return articles;
+    }
+
+    @Tool()
+    @Budget(2000)
+    essay() {
+      return essay;
+    }
+
+    @Tool()
+    @Budget(2000)
+    note() {
+      return note;
+    }
+
+    @Resource("archive://essay")
+    @Budget(2000)
+    essayResource() {
+      return essay;
+    }
+  }
+
+  @McpModule({ services: [ArchiveService] })
+  class ArchiveModule {}
+
+  let t: TestClient;
+  beforeAll(async () => {
+    t = await createTestClient(ArchiveModule);
+  });
+  afterAll(() => t.close());
+
+  type Exceeded = {
+    error: string;
+    tool: string;
+    tokens: number;
+    budget: number;
+    hint: string;
+    estimated?: true;
+  };
+  const exceeded = async (name: string, args: Record<string, unknown> = {}) => {
+    const result = await t.client.callTool({ name, arguments: args });
+    expect(result.isError).toBe(true);
+    expect(result.content).toEqual([{ type: "text", text: JSON.stringify(result.structuredContent) }]);
+    return result.structuredContent as Exceeded;
+  };
+
+  it("reports a large JSON payload's whole size, estimated within 20 %, and still names the inputs to narrow", async () => {
+    const whole = await t.client.callTool({ name: "all_articles", arguments: { query: "x" } });
+    const real = await tokensOf((whole.content as Array<{ text: string }>)[0].text);
+    expect(real).toBeGreaterThan(35_000);
+    const over = await exceeded("search_articles", { query: "x" });
+    expect(over).toMatchObject({
+      error: "OUTPUT_BUDGET_EXCEEDED",
+      tool: "search_articles",
+      estimated: true,
+      budget: 2000,
+      hint: "Call again with narrower `query` to get a smaller result.",
+    });
+    expect(Math.abs(over.tokens / real - 1)).toBeLessThan(0.2);
+  });
+
+  it("does the same for plain text", async () => {
+    const real = await tokensOf(essay);
+    expect(real).toBeGreaterThan(35_000);
+    const over = await exceeded("essay");
+    expect(over).toMatchObject({ estimated: true, budget: 2000 });
+    expect(Math.abs(over.tokens / real - 1)).toBeLessThan(0.2);
+  });
+
+  it("reports the exact size, without `estimated`, when counting finished", async () => {
+    const real = await tokensOf(note);
+    expect(real).toBeGreaterThan(2000);
+    const over = await exceeded("note");
+    expect(over.tokens).toBe(real);
+    expect(over).not.toHaveProperty("estimated");
+  });
+
+  it("reports the estimate in a resource read's -32602 data", async () => {
+    const real = await tokensOf(essay);
+    const error = await t.client.readResource({ uri: "archive://essay" }).then(
+      () => undefined,
+      (thrown: { code: number; data: Exceeded }) => thrown,
+    );
+    expect(error?.code).toBe(-32602);
+    expect(error?.data).toMatchObject({
+      error: "OUTPUT_BUDGET_EXCEEDED",
+      tool: "archive://essay",
+      estimated: true,
+      budget: 2000,
+    });
+    expect(Math.abs((error?.data.tokens ?? 0) / real - 1)).toBeLessThan(0.2);
   });
 });

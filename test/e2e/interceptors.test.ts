@@ -297,7 +297,9 @@ describe("interceptors: dependency injection", () => {
     class Mod {}
     const failure = createTestClient(Mod);
     await expect(failure).rejects.toBeInstanceOf(FrugalConfigError);
-    await expect(failure).rejects.toThrow(/^resolving NeedsMissing: /);
+    await expect(failure).rejects.toThrow(
+      'NeedsMissing: constructor parameter #0 "missing" needs Symbol(MISSING) (its @Inject token), which no module provides. Fix: add { provide: Symbol(MISSING), useValue | useClass | useFactory } to the `providers` of a module.',
+    );
   });
 });
 

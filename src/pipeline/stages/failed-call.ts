@@ -5,11 +5,24 @@ import type { ToolDefinition } from "../operation.js";
 
 /**
  * What a tool answers when its handler (or an interceptor) throws: an `isError` result with
- * the error's message only (the stack stays in the server's log). A protocol error
- * (`invalidParams`, …) is rethrown: it answers as a JSON-RPC error.
+ * the error's message only. The server's log gets the error itself, stack included: at
+ * `warn` when the handler (or a later stage) failed, at `debug` when an interceptor refused
+ * the call on purpose (an interceptor logs its own refusals, as `RequireScope` does). A
+ * protocol error (`invalidParams`, …) is rethrown: it answers as a JSON-RPC error.
  */
-export function failedCallResult(definition: ToolDefinition, error: unknown, logger: Logger) {
+export function failedCallResult(
+  definition: ToolDefinition,
+  error: unknown,
+  logger: Logger,
+  thrownBy: "handler" | "interceptor" = "handler",
+) {
   if (isProtocolError(error)) throw error;
-  logger.debug(`tool "${definition.name}" (${definition.where}) failed`, error);
-  return toolError(error instanceof Error ? error.message : String(error));
+  const message = error instanceof Error ? error.message : String(error);
+  if (thrownBy === "interceptor")
+    logger.debug(
+      `tool "${definition.name}" (${definition.where}) was refused by an interceptor: ${message}`,
+      error,
+    );
+  else logger.warn(`tool "${definition.name}" (${definition.where}) failed: ${message}`, error);
+  return toolError(message);
 }

@@ -33,7 +33,7 @@ export function interceptorsStage(
         try {
           return await runInterceptors(chain, call, rest);
         } catch (error) {
-          return failedCallResult(definition, error, logger);
+          return failedCallResult(definition, error, logger, "interceptor");
         }
       };
     },

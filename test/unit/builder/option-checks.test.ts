@@ -10,8 +10,11 @@ import {
   McpService,
   Paginated,
   Prompt,
+  type PromptOptions,
   Resource,
+  type ResourceOptions,
   Tool,
+  type ToolOptions,
 } from "frugal-mcp";
 import { describe, expect, it } from "vitest";
 
@@ -358,13 +361,13 @@ describe("start-up checks of @Paginated", () => {
       "an unknown option",
       "id",
       { limt: 10 },
-      "Svc.list: @Paginated has an unknown option `limt`. Fix: use only `limit`, `maxLimit`, `order`, `fields`, `defaultFields` or `stream`.",
+      "Svc.list: @Paginated has an unknown option `limt`. Fix: use only `limit`, `maxLimit`, `order`, `fields`, `defaultFields`, `stream`, `as` or `link`.",
     ],
     [
       "unknown options",
       "id",
       { limt: 10, ordr: "asc" },
-      "Svc.list: @Paginated has unknown options `limt` and `ordr`. Fix: use only `limit`, `maxLimit`, `order`, `fields`, `defaultFields` or `stream`.",
+      "Svc.list: @Paginated has unknown options `limt` and `ordr`. Fix: use only `limit`, `maxLimit`, `order`, `fields`, `defaultFields`, `stream`, `as` or `link`.",
     ],
   ])("refuses %s", async (_, key, options, message) => {
     expect(await startupMessage([toolWith(Paginated(never(key), never(options)))])).toBe(message);
@@ -378,7 +381,7 @@ describe("start-up checks of @Paginated", () => {
       logs() {}
     }
     expect(await startupMessage([Logs])).toBe(
-      "Logs.logs: @Paginated has an unknown option `limt`. Fix: use only `limit`, `maxLimit`, `order`, `fields`, `defaultFields` or `stream`.",
+      "Logs.logs: @Paginated has an unknown option `limt`. Fix: use only `limit`, `maxLimit`, `order`, `fields`, `defaultFields`, `stream`, `as` or `link`.",
     );
   });
 });
@@ -387,6 +390,7 @@ describe("start-up checks of what a decorator is on", () => {
   it("refuses a decorated field", async () => {
     @McpService()
     class Svc {
+      // @ts-expect-error: the compiler already refuses a decorated field; this checks start-up does too
       @Tool() handler = () => 1;
     }
     expect(await startupMessage([Svc])).toBe(
@@ -397,6 +401,7 @@ describe("start-up checks of what a decorator is on", () => {
   it("refuses a decorated getter and setter", async () => {
     @McpService()
     class WithGetter {
+      // @ts-expect-error: the compiler already refuses a decorated getter; this checks start-up does too
       @Resource("config://app")
       get config() {
         return {};
@@ -408,6 +413,7 @@ describe("start-up checks of what a decorator is on", () => {
 
     @McpService()
     class WithSetter {
+      // @ts-expect-error: the compiler already refuses a decorated setter; this checks start-up does too
       @Prompt()
       set review(_value: string) {}
     }
@@ -441,7 +447,7 @@ describe("start-up checks of @Tool, @Resource and @Prompt options", () => {
   it("names an unknown @Tool option", async () => {
     @McpService()
     class Svc {
-      @Tool(never({ descripton: "Lists things" })) list() {}
+      @Tool(never<ToolOptions>({ descripton: "Lists things" })) list() {}
     }
     expect(await startupMessage([Svc])).toBe(
       "Svc.list: @Tool has an unknown option `descripton`. Fix: use only `name`, `title`, `description`, `input`, `output`, `inputJsonSchema`, `annotations`, `visibility` or `meta`.",
@@ -451,7 +457,7 @@ describe("start-up checks of @Tool, @Resource and @Prompt options", () => {
   it("refuses @Tool options that are not an object", async () => {
     @McpService()
     class Svc {
-      @Tool(never("list")) list() {}
+      @Tool(never<ToolOptions>("list")) list() {}
     }
     expect(await startupMessage([Svc])).toBe(
       'Svc.list: @Tool options must be an object, not "list". Fix: pass { name, title, description, input, output, inputJsonSchema, annotations, visibility, meta }.',
@@ -461,7 +467,7 @@ describe("start-up checks of @Tool, @Resource and @Prompt options", () => {
   it("names an unknown @Resource option", async () => {
     @McpService()
     class Svc {
-      @Resource("config://app", never({ mimetype: "application/json" })) config() {}
+      @Resource("config://app", never<ResourceOptions>({ mimetype: "application/json" })) config() {}
     }
     expect(await startupMessage([Svc])).toBe(
       "Svc.config: @Resource has an unknown option `mimetype`. Fix: use only `name`, `title`, `description`, `mimeType`, `input`, `list`, `complete` or `meta`.",
@@ -471,7 +477,7 @@ describe("start-up checks of @Tool, @Resource and @Prompt options", () => {
   it("names an unknown @Prompt option", async () => {
     @McpService()
     class Svc {
-      @Prompt(never({ arguments: [] })) review() {}
+      @Prompt(never<PromptOptions>({ arguments: [] })) review() {}
     }
     expect(await startupMessage([Svc])).toBe(
       "Svc.review: @Prompt has an unknown option `arguments`. Fix: use only `name`, `title`, `description`, `input` or `complete`.",

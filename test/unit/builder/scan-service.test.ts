@@ -65,6 +65,7 @@ describe("scanService", () => {
 
   it("reports getters so the builder can refuse them", () => {
     class S {
+      // @ts-expect-error: the compiler refuses a decorated getter too
       @Tool()
       get value() {
         return 1;
@@ -155,7 +156,7 @@ describe("scanService", () => {
     Tool({ name: "exposed" })(
       Child.prototype,
       "helper",
-      Object.getOwnPropertyDescriptor(Base.prototype, "helper"),
+      Object.getOwnPropertyDescriptor(Base.prototype, "helper") as PropertyDescriptor,
     );
     expect(member(Child, "helper").declaredOn).toBe(Child);
     expect(scanService(Base)).toEqual([]);
@@ -163,6 +164,7 @@ describe("scanService", () => {
 
   it("reports decorated fields, which live on instances, so the builder can refuse them", () => {
     class Base {
+      // @ts-expect-error: the compiler refuses a decorated field too
       @Tool() handler = () => 1;
     }
     class Child extends Base {}

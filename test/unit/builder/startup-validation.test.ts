@@ -31,6 +31,7 @@ describe("start-up validation", () => {
   it("refuses a decorator on a getter", async () => {
     @McpService()
     class A {
+      // @ts-expect-error: the compiler refuses a decorated getter too; this checks start-up does
       @Tool()
       get value() {
         return 1;
@@ -145,8 +146,9 @@ describe("start-up validation", () => {
     @McpModule({ services: [A] })
     class M {}
     const error = await startupError(M);
-    expect(error.message).toContain("resolving A");
-    expect(error.message).toContain("providers");
+    expect(error.message).toBe(
+      'A: constructor parameter #0 "dep" needs Unregistered, which no module provides. Fix: add Unregistered to the `providers` of M (the module that lists A); a class is built only when a module provides it, once per app.',
+    );
   });
 
   it("records metadata without mutating the options passed to a decorator", () => {

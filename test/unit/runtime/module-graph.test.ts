@@ -21,7 +21,7 @@ describe("collectModuleGraph", () => {
   it("accepts a module declared with no options", () => {
     @McpModule({})
     class Empty {}
-    expect(collectModuleGraph(Empty)).toEqual({ services: [], providers: [] });
+    expect(collectModuleGraph(Empty)).toEqual({ services: [], providers: [], listedBy: new Map() });
   });
 
   it("puts imported modules first, depth-first, so the importer's providers override theirs", () => {
@@ -45,13 +45,64 @@ describe("collectModuleGraph", () => {
     class Base {}
     @McpModule({ providers: [token("t", "left")], imports: [Base] })
     class Left {}
-    @McpModule({ providers: [token("t", "right")], imports: [Base] })
+    @McpModule({ providers: [token("u", "right")], imports: [Base] })
     class Right {}
     @McpModule({ imports: [Left, Right] })
     class Root {}
     const graph = collectModuleGraph(Root);
     expect(graph.services).toEqual([Shared]);
     expect(values(graph.providers)).toEqual(["shared", "left", "right"]);
+    expect(graph.listedBy).toEqual(
+      new Map<unknown, Function>([
+        [Shared, Base],
+        ["t", Left],
+        ["u", Right],
+      ]),
+    );
+  });
+
+  it("refuses two sibling modules that provide one token, naming both, the token and the fix", () => {
+    const GREETING = Symbol("GREETING");
+    class Repo {}
+    @McpModule({ providers: [{ provide: GREETING, useValue: "hi" }, Repo] })
+    class Left {}
+    @McpModule({ providers: [{ provide: GREETING, useValue: "hello" }] })
+    class Right {}
+    @McpModule({ imports: [Left, Right] })
+    class Root {}
+    expect(() => collectModuleGraph(Root)).toThrow(
+      "Left and Right: both provide Symbol(GREETING), and neither imports the other, so neither overrides the other. Fix: provide Symbol(GREETING) in only one of them, or also in a module that imports both, such as Root (an importer's provider wins).",
+    );
+
+    @McpModule({ providers: [{ provide: "db", useClass: Repo }] })
+    class Deep {}
+    @McpModule({ imports: [Deep] })
+    class Middle {}
+    @McpModule({ providers: [{ provide: "db", useFactory: () => new Repo() }] })
+    class Other {}
+    @McpModule({ imports: [Middle, Other] })
+    class App {}
+    expect(() => collectModuleGraph(App)).toThrow(
+      'Deep and Other: both provide "db", and neither imports the other, so neither overrides the other. Fix: provide "db" in only one of them, or also in a module that imports both, such as App (an importer\'s provider wins).',
+    );
+  });
+
+  it("lets a module that imports both siblings settle their token, and accepts one class listed by both", () => {
+    class Repo {}
+    @McpModule({ providers: [token("t", "left"), Repo] })
+    class Left {}
+    @McpModule({ providers: [token("t", "right"), Repo] })
+    class Right {}
+    @McpModule({ imports: [Left, Right], providers: [token("t", "root")] })
+    class Root {}
+    const graph = collectModuleGraph(Root);
+    expect(
+      graph.providers
+        .filter((p) => typeof p !== "function")
+        .map((p) => (p as { useValue: unknown }).useValue),
+    ).toEqual(["left", "right", "root"]);
+    expect(graph.listedBy.get("t")).toBe(Root);
+    expect(graph.listedBy.get(Repo)).toBe(Right);
   });
 
   it("lists a service served by two modules once", () => {

@@ -43,3 +43,53 @@ describe("UriTemplate", () => {
     expect(() => new UriTemplate("x://{a}}")).toThrow(/unbalanced/);
   });
 });
+
+describe("UriTemplate: a fixed query continued by {&var} (RFC 6570)", () => {
+  it("expands {&var} after a literal query with & and never a second ?", () => {
+    const t = new UriTemplate("x://s?fixed=1{&c}");
+    expect(t.expand({ c: 2 })).toBe("x://s?fixed=1&c=2");
+    expect(t.expand({})).toBe("x://s?fixed=1");
+    expect(new UriTemplate("x://s?fixed=1{&c,d}").expand({ c: "a b", d: 3 })).toBe(
+      "x://s?fixed=1&c=a%20b&d=3",
+    );
+    // {?var} after a literal query continues it too, rather than writing a second "?".
+    expect(new UriTemplate("x://s?fixed=1{?c}").expand({ c: 2 })).toBe("x://s?fixed=1&c=2");
+    // Without a literal query, the first pair starts it, whichever operator it is written with.
+    expect(new UriTemplate("x://{a}{?b}{&c}").expand({ a: "1", c: 3 })).toBe("x://1?c=3");
+    expect(new UriTemplate("x://{a}{?b}{&c}").expand({ a: "1", b: 2, c: 3 })).toBe("x://1?b=2&c=3");
+  });
+
+  it("matches the fixed pair as required and exact, and the variables as optional, in any order", () => {
+    const t = new UriTemplate("x://s?fixed=1{&c}");
+    expect(t.variables).toEqual(["c"]);
+    expect(t.queryVariables).toEqual(["c"]);
+    expect(t.match("x://s?fixed=1&c=2")).toEqual({ c: "2" });
+    expect(t.match("x://s?c=2&fixed=1")).toEqual({ c: "2" });
+    expect(t.match("x://s?fixed=1")).toEqual({});
+    expect(t.match(t.expand({ c: "a&b" }))).toEqual({ c: "a&b" });
+    expect(t.match("x://s?c=2")).toBeUndefined();
+    expect(t.match("x://s?fixed=2&c=2")).toBeUndefined();
+    expect(t.match("x://s?fixed=1&fixed=1")).toBeUndefined();
+    expect(t.match("x://s?fixed=1&other=1")).toBeUndefined();
+    expect(t.match("x://s?fixed=1?c=2")).toBeUndefined();
+    expect(t.match("x://s")).toBeUndefined();
+  });
+
+  it("keeps path variables before the literal query", () => {
+    const t = new UriTemplate("logs://{app}/tail?format=json&v=2{&since,limit}");
+    expect(t.variables).toEqual(["app", "since", "limit"]);
+    expect(t.match("logs://api/tail?v=2&limit=5&format=json")).toEqual({ app: "api", limit: "5" });
+    expect(t.expand({ app: "api", since: "t1" })).toBe("logs://api/tail?format=json&v=2&since=t1");
+  });
+
+  it("refuses a path expression inside the query and a query pair that is also a variable", () => {
+    expect(() => new UriTemplate("x://s?q={term}{&c}")).toThrow(
+      'expression "{term}" is inside the query of URI template "x://s?q={term}{&c}"; write query variables as {?var} or {&var}',
+    );
+    expect(() => new UriTemplate("x://s?c=1{&c}")).toThrow(
+      'invalid or repeated query parameter "c=1" in URI template "x://s?c=1{&c}"',
+    );
+    // Without query variables a literal query is matched as written, as before.
+    expect(new UriTemplate("x://s?q={term}").match("x://s?q=abc")).toEqual({ term: "abc" });
+  });
+});

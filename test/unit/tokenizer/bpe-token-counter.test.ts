@@ -1,0 +1,53 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { BpeTokenCounter } from "../../../src/tokenizer/bpe-token-counter.js";
+
+const counter = new BpeTokenCounter();
+const all = async (text: string) => (await counter.count(text, Number.MAX_SAFE_INTEGER)).tokens;
+
+const json = JSON.stringify(
+  Array.from({ length: 2000 }, (_, i) => ({ id: i, title: `Article number ${i}`, tags: ["mcp", "budget"] })),
+);
+const prose = "Servers count what a model reads before they answer, and stop once past the budget. ".repeat(
+  800,
+);
+// Non-ASCII, with surrogate pairs: `consumed` is in UTF-16 code units, like `text.length`.
+const unicode = "Données 数据库 🙂 émojis et caractères accentués, 😀 encore. ".repeat(1500);
+
+describe("BpeTokenCounter", () => {
+  beforeAll(() => counter.load());
+
+  it("counts a short text whole and exactly", async () => {
+    const text = "hello world, ".repeat(50);
+    const counted = await counter.count(text, 10);
+    expect(counted.exact).toBe(true);
+    expect(counted.tokens).toBe(await all(text));
+  });
+
+  it("stops early past the limit and says how many characters its tokens cover", async () => {
+    for (const text of [json, prose, unicode]) {
+      const counted = await counter.count(text, 500);
+      expect(counted.exact).toBe(false);
+      expect(counted.tokens).toBeGreaterThan(500);
+      expect(counted.tokens).toBeLessThan(700);
+      expect(counted.consumed).toBeGreaterThan(0);
+      expect(counted.consumed).toBeLessThan(text.length);
+      // Tokens per character are those of the text's start, for extrapolation.
+      const start = text.slice(0, counted.consumed);
+      expect(counted.tokens / start.length / ((await all(start)) / start.length)).toBeCloseTo(1, 1);
+      expect(counted.tokens).toBeLessThanOrEqual(await all(text));
+    }
+  });
+
+  it("stays a lower bound, with a proportional `consumed`, when it stops at the prefix's cut", async () => {
+    // limit 100 → a 1,024-character prefix; 160 one-token words, then a run of letters cut there.
+    const text = `${" hello".repeat(160)}${"x".repeat(5000)}`;
+    const counted = await counter.count(text, 100);
+    expect(counted.exact).toBe(false);
+    expect(counted.tokens).toBeGreaterThan(100);
+    expect(counted.tokens).toBeLessThanOrEqual(await all(text));
+    expect(counted.consumed).toBeLessThan(1024);
+    // Its tokens per character stay those of the counted prefix, for extrapolation.
+    const rate = counted.tokens / (counted.consumed ?? 0);
+    expect(rate / ((await all(text.slice(0, 1024))) / 1024)).toBeCloseTo(1, 1);
+  });
+});
