@@ -1,4 +1,4 @@
-import { McpService, Prompt, Resource, Tool, type ToolContext, toolError } from "frugal-mcp";
+import { McpService, Prompt, Resource, resourceNotFound, Tool, type ToolContext, toolError } from "frugal-mcp";
 import { z } from "zod";
 import { NotesStore } from "./notes.store.js";
 
@@ -53,7 +53,10 @@ export class NotesService {
     },
   })
   note({ id }: { id: string }) {
-    return this.store.get(id) ?? { error: `no note "${id}"` };
+    // A missing note is JSON-RPC -32002 (resource not found), as the protocol says.
+    const note = this.store.get(id);
+    if (!note) throw resourceNotFound(`notes://${id}`);
+    return note;
   }
 
   @Prompt({ description: "Ask the model to summarize a note", input: { id: z.string().describe("note id") } })
