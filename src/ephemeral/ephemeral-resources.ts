@@ -1,5 +1,6 @@
 import type { Clock } from "../clock/clock.js";
 import type { Logger } from "../logging/logger.js";
+import type { CreateResourceOptions as HandlerCreateOptions } from "../pipeline/resource-handle.js";
 import { derivedResourceId, newResourceId } from "../storage/resource-id.js";
 import { type ResourceStorage, StorageError, type StoredResourceMeta } from "../storage/storage.js";
 import { encodeContent } from "./content-index.js";
@@ -8,21 +9,10 @@ import { chosenUriProblem, EPHEMERAL_SCHEME, ephemeralUri, idOfEphemeralUri } fr
 import { QuotaLedger } from "./quota-ledger.js";
 import { ResourceLimitError, ResourceNotFoundError } from "./resource-errors.js";
 
-/** Options of one resource being created. */
-export interface CreateResourceOptions {
+/** Options of one resource being created: the handler's (`ctx.resources.create`), plus the tool that made it. */
+export interface CreateResourceOptions extends HandlerCreateOptions {
   /** The tool that made it (the URI's host part). */
   tool?: string;
-  /**
-   * A URI the handler chose (any absolute URI outside `ephemeral://` that no declared
-   * resource or template matches), instead of `ephemeral://<tool>/<id>`.
-   */
-  uri?: string;
-  name?: string;
-  description?: string;
-  mimeType?: string;
-  ttl?: number;
-  /** `"owner"` (default) or `"global"`. */
-  scope?: "owner" | "global";
 }
 
 /**
