@@ -15,6 +15,9 @@ export default defineConfig({
   },
   test: {
     include: ["test/**/*.test.ts"],
+    // The reliability suite injects faults and load; it runs after the rest, one file at a
+    // time (vitest.reliability.config.ts), so it neither starves nor is starved by them.
+    exclude: ["test/reliability/**", "**/node_modules/**"],
     setupFiles: ["test/setup.ts"],
     testTimeout: 20_000,
     hookTimeout: 20_000,

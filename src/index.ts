@@ -4,8 +4,6 @@
 // `frugal-mcp/s3`.
 import "reflect-metadata";
 
-// tsyringe's own decorators, re-exported so users need one import for DI.
-export { inject as Inject, injectable as Injectable } from "tsyringe";
 export type { BudgetExceeded } from "./budget/over-budget.js";
 export { LruCache, type LruCacheOptions } from "./cache/lru-cache.js";
 export { RedisCache, type RedisCacheOptions } from "./cache/redis-cache.js";
@@ -22,6 +20,8 @@ export { Project, type ProjectOptions } from "./decorators/project.decorator.js"
 export { Prompt } from "./decorators/prompt.decorator.js";
 export { Resource } from "./decorators/resource.decorator.js";
 export { Tool } from "./decorators/tool.decorator.js";
+// tsyringe's own decorators, re-exported so users need one import for DI.
+export { inject as Inject, injectable as Injectable } from "./decorators/tsyringe.js";
 export { UseInterceptors } from "./decorators/use-interceptors.decorator.js";
 export type { EphemeralSettings } from "./ephemeral/ephemeral-settings.js";
 export { ResourceLimitError, ResourceNotFoundError } from "./ephemeral/resource-errors.js";
@@ -33,7 +33,7 @@ export {
   RESOURCE_NOT_FOUND,
   resourceNotFound,
 } from "./errors/protocol-errors.js";
-export type { BusEvent, EventBus, EventListener } from "./events/event-bus.js";
+export type { BusEvent, DeliveryChange, EventBus, EventListener } from "./events/event-bus.js";
 export { ExternalEventSource } from "./events/external-event-source.js";
 export { FileWatchSource, type FileWatchSourceOptions } from "./events/file-watch-source.js";
 export { InMemoryEventBus } from "./events/in-memory-event-bus.js";
@@ -117,6 +117,10 @@ export {
 export type { TokenCount, TokenCounter } from "./tokenizer/token-counter.js";
 export { CACHE, CLOCK, EVENT_BUS, LOGGER, STORAGE, TOKEN_COUNTER } from "./tokens.js";
 export type { HostPolicy } from "./transports/host-guard.js";
-export type { HttpHandler, HttpHandlerOptions } from "./transports/http-handler.js";
+export type { HttpHandler, HttpHandlerOptions, HttpHandlerStats } from "./transports/http-handler.js";
 export type { ListenOptions } from "./transports/listen.js";
-export { MemoryEventStore } from "./transports/memory-event-store.js";
+export {
+  EventStoreBudget,
+  MemoryEventStore,
+  type MemoryEventStoreOptions,
+} from "./transports/memory-event-store.js";

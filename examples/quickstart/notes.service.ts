@@ -1,4 +1,12 @@
-import { McpService, Prompt, Resource, resourceNotFound, Tool, type ToolContext, toolError } from "frugal-mcp";
+import {
+  McpService,
+  Prompt,
+  Resource,
+  resourceNotFound,
+  Tool,
+  type ToolContext,
+  toolError,
+} from "frugal-mcp";
 import { z } from "zod";
 import { NotesStore } from "./notes.store.js";
 

@@ -67,7 +67,7 @@ export function resolvePaginationSpec(
   if (as === "links" && typeof options.link !== "function") {
     check.fail(
       `\`as: "links"\` needs a \`link\` function, not ${describe(options.link)}`,
-      "e.g. link: (item) => ({ uri: `articles://${item.slug}`, name: item.title })",
+      "e.g. link: (item) => ({ uri: item.url, name: item.title })",
     );
   }
   if (as === "items" && options.link !== undefined) {

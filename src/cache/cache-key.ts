@@ -23,6 +23,12 @@ export function cacheKey(namespace: string, invocation: Invocation, owner: strin
   return `${namespace}:${sha256(material)}`;
 }
 
+/** The namespace a key from `cacheKey` belongs to (the digest after the last colon has none). */
+export function namespaceOfKey(key: string): string {
+  const colon = key.lastIndexOf(":");
+  return colon < 0 ? key : key.slice(0, colon);
+}
+
 // `crypto.hash` (Node 20.12+) hashes in one native call; a hit is dominated by this hash.
 const oneShot = (crypto as { hash?: (algorithm: string, data: string, encoding: "base64url") => string })
   .hash;

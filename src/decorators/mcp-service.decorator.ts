@@ -1,6 +1,6 @@
-import { injectable } from "tsyringe";
 import type { McpServiceOptions } from "../metadata/definitions.js";
 import { metadataStore } from "../metadata/store.js";
+import { injectable } from "./tsyringe.js";
 
 /**
  * Marks a class as an MCP service: a singleton per app, built by the DI container, whose

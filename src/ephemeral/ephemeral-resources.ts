@@ -3,7 +3,7 @@ import type { Logger } from "../logging/logger.js";
 import type { CreateResourceOptions as HandlerCreateOptions } from "../pipeline/resource-handle.js";
 import { derivedResourceId, newResourceId } from "../storage/resource-id.js";
 import { type ResourceStorage, StorageError, type StoredResourceMeta } from "../storage/storage.js";
-import { encodeContent } from "./content-index.js";
+import { encodeContentYielding } from "./encode-yielding.js";
 import { EPHEMERAL_DEFAULTS, type EphemeralSettings } from "./ephemeral-settings.js";
 import { chosenUriProblem, EPHEMERAL_SCHEME, ephemeralUri, idOfEphemeralUri } from "./ephemeral-uri.js";
 import { QuotaLedger } from "./quota-ledger.js";
@@ -18,7 +18,9 @@ export interface CreateResourceOptions extends HandlerCreateOptions {
 /**
  * Creates, reads, updates and deletes ephemeral resources for owners, over any
  * `ResourceStorage`. Enforces visibility (another owner gets "not found", never the
- * data), expiry by the app's clock, and per-owner and global byte quotas.
+ * data), expiry by the app's clock, and per-owner and global byte quotas (when the global
+ * one is reached, the oldest resources of the anonymous owners holding most make room:
+ * see `QuotaLedger`).
  *
  * URIs and storage ids: a resource created without a URI gets `ephemeral://<tool>/<id>`
  * with a random id. A resource at a URI the handler chose is stored under a digest of
@@ -88,7 +90,8 @@ export class EphemeralResources {
   ): Promise<StoredResourceMeta> {
     const owner = options.scope === "global" ? null : creator;
     const previous = options.uri === undefined ? undefined : await this.replaceable(id, uri, owner, creator);
-    const encoded = encodeContent(value, options.mimeType);
+    // A result of tens of megabytes is encoded in steps, letting other sessions' calls run.
+    const encoded = await encodeContentYielding(value, options.mimeType);
     const now = this.clock.now();
     const meta: StoredResourceMeta = {
       id,
@@ -108,6 +111,7 @@ export class EphemeralResources {
     };
     const delta = meta.size - (previous?.live ? previous.meta.size : 0);
     await this.quota.reserve(creator, delta);
+    await letOthersRun(meta.size);
     await this.store(meta, encoded.content, encoded.index, creator, delta);
     this.onListChanged(meta.owner);
     return meta;
@@ -165,7 +169,7 @@ export class EphemeralResources {
 
   private async updateNow(uri: string, value: unknown, caller: string): Promise<StoredResourceMeta> {
     const current = await this.ownedBy(uri, caller);
-    const encoded = encodeContent(value, current.mimeType);
+    const encoded = await encodeContentYielding(value, current.mimeType);
     const meta: StoredResourceMeta = {
       ...current,
       kind: encoded.kind,
@@ -174,6 +178,7 @@ export class EphemeralResources {
       version: current.version + 1,
     };
     await this.quota.reserve(caller, meta.size - current.size);
+    await letOthersRun(meta.size);
     await this.store(meta, encoded.content, encoded.index, caller, meta.size - current.size);
     return meta;
   }
@@ -290,11 +295,19 @@ export class EphemeralResources {
     } finally {
       this.quota.release(creator, delta);
     }
-    this.quota.recordWrite(meta.id, creator, meta.size);
+    this.quota.recordWrite(meta);
   }
 
   /** Deletes expired resources and reconciles the quota ledger in the same walk. */
   private async sweep(): Promise<void> {
     await this.quota.reconcile(true);
   }
+}
+
+/**
+ * Before storing a large result (a storage may copy it in one go), lets other sessions'
+ * calls run, so encoding it and storing it are never one long stretch of work.
+ */
+async function letOthersRun(size: number): Promise<void> {
+  if (size >= 1024 * 1024) await new Promise((resolve) => setImmediate(resolve));
 }

@@ -20,8 +20,13 @@ import { PatternError, type SearchResult, searchResource } from "./search-resour
  * bounds a slice of short lines: 2,000 one-token lines fill a 2,000-token budget.
  */
 const DEFAULT_ENTRIES = 4000;
-/** Bytes read ahead without a `limit`: far more text than any budget of tokens holds. */
+/** Bytes read ahead for a slice at least: far more text than a budget of 2,000 tokens holds. */
 const READ_AHEAD_BYTES = 256 * 1024;
+/**
+ * Bytes read ahead per token of budget (a token is a few bytes of text or JSON): a slice
+ * never reads, parses and measures megabytes that its budget could not hold anyway.
+ */
+const READ_AHEAD_BYTES_PER_TOKEN = 16;
 
 /** Inputs of `read_resource`. */
 export const readResourceInput = {
@@ -55,7 +60,9 @@ export const searchResourceInput = {
     .int()
     .min(0)
     .optional()
-    .describe("Item or line to start from (nextOffset of a previous search)."),
+    .describe(
+      "Item or line to start from: the nextOffset of a previous search. One call searches a bounded part of a large resource; while hasMore is true, search again from nextOffset, even when no match was found yet.",
+    ),
   limit: z
     .number()
     .int()
@@ -95,15 +102,21 @@ export class EphemeralResourceTools {
     const { meta, content } = found;
     const wanted = input.limit ?? (meta.kind === "bytes" ? MAX_BYTE_SLICE : DEFAULT_ENTRIES);
     let slice: ResourceSlice;
+    const budget = this.budgetOf(ctx);
     try {
-      // Without a limit, read ahead what a budget could possibly hold, not 4,000 huge items.
-      const readAhead = input.limit === undefined ? READ_AHEAD_BYTES : Number.POSITIVE_INFINITY;
+      // Read ahead what the budget could possibly hold, never 4,000 huge items or a
+      // 500,000-line `limit` of a huge resource (the budget would cut it after all that work).
+      const readAhead =
+        meta.kind !== "bytes"
+          ? Math.max(READ_AHEAD_BYTES, budget * READ_AHEAD_BYTES_PER_TOKEN)
+          : input.limit === undefined
+            ? READ_AHEAD_BYTES
+            : MAX_BYTE_SLICE;
       slice = await readSlice(content, meta, input.offset ?? 0, wanted, readAhead);
     } catch (error) {
       if (error instanceof RangeError) return toolError(error.message);
       throw error;
     }
-    const budget = this.budgetOf(ctx);
     const fitted = await fitPrefix(
       slice.count,
       (n) => JSON.stringify(shortenSlice(slice, n)),
@@ -143,12 +156,14 @@ export class EphemeralResourceTools {
       throw error;
     }
     const budget = this.budgetOf(ctx);
+    const from = input.offset ?? 0;
     const render = (n: number): SearchResult => {
-      const matches = found.matches.slice(0, n);
       if (n >= found.matches.length) return found;
-      const next =
-        matches.length > 0 ? (matches[matches.length - 1]?.position ?? 0) + 1 : (input.offset ?? 0);
-      return { ...found, matches, count: n, nextOffset: next, hasMore: true };
+      // Cut by the budget: go on right after the last match shown (the rest are found again).
+      const matches = found.matches.slice(0, n);
+      const next = matches.length > 0 ? (matches[matches.length - 1]?.position ?? 0) + 1 : from;
+      const { hint: _scanHint, ...rest } = found;
+      return { ...rest, matches, count: n, scanned: next - from, nextOffset: next, hasMore: true };
     };
     const fitted = await fitPrefix(
       found.matches.length,
@@ -161,6 +176,7 @@ export class EphemeralResourceTools {
     // The first match alone is over the budget: skip it and continue after it.
     return {
       ...render(0),
+      scanned: first.position + 1 - from,
       nextOffset: first.position + 1,
       skipped: { position: first.position, budget, reason: "this match alone is over the token budget" },
     };

@@ -8,6 +8,13 @@ export interface BusEvent {
 export type EventListener = (event: BusEvent) => void | Promise<void>;
 
 /**
+ * What a bus that carries events between instances says about events from the others:
+ * `"interrupted"`, they may stop arriving (the connection was lost); `"restored"`, they
+ * arrive again, and any sent meanwhile may have been lost.
+ */
+export type DeliveryChange = "interrupted" | "restored";
+
+/**
  * Carries events between the parts of an app (and, with `RedisEventBus`, between app
  * instances). Behind the `EVENT_BUS` token.
  */
@@ -16,5 +23,11 @@ export interface EventBus {
   emit(name: string, payload?: unknown): Promise<void>;
   /** Subscribes to every event; returns an unsubscribe function. */
   subscribe(listener: EventListener): () => void;
+  /**
+   * For a bus that can lose events from other instances: reports when it may be losing
+   * them and when it hears them again, so caches can drop what a lost event would have
+   * invalidated. A bus within one process never loses one and leaves it out.
+   */
+  onDeliveryChange?(listener: (change: DeliveryChange) => void): () => void;
   close?(): Promise<void>;
 }

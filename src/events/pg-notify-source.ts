@@ -24,7 +24,8 @@ export interface PgNotifySourceOptions {
 /**
  * Turns PostgreSQL `NOTIFY` into events: a trigger that notifies on a table change
  * invalidates the cached results (and subscribed resources) that read it. Needs the
- * optional `pg` package.
+ * optional peer dependency `pg` (`npm install pg`), loaded when the source starts, unless
+ * you pass a `client` of your own.
  *
  * @example
  * ```sql
@@ -84,9 +85,10 @@ export class PgNotifySource extends ExternalEventSource {
       Client?: new (options: object) => PgListenClient;
     };
     try {
+      // Loaded here, when the source starts: `pg` is an optional peer dependency.
       pg = await import("pg");
-    } catch {
-      throw new Error("PgNotifySource needs the optional `pg` package: npm install pg");
+    } catch (error) {
+      throw new Error("PgNotifySource needs the optional `pg` package: npm install pg", { cause: error });
     }
     const Client = pg.Client ?? pg.default?.Client;
     if (!Client) throw new Error("the `pg` package has no Client export");

@@ -53,8 +53,8 @@ export interface Invocation extends CallState {
   readonly outcome: CallOutcome;
   /** The last result shaped for this call, so two stages never shape one value twice. */
   shaped: { readonly from: unknown; readonly result: unknown } | undefined;
-  /** State a capability keeps between its own stages (see `InvocationSlot`). */
-  readonly slots: Map<InvocationSlot<unknown>, unknown>;
+  /** State a capability keeps between its own stages (see `InvocationSlot`); made on first use. */
+  slots: Map<InvocationSlot<unknown>, unknown> | undefined;
 }
 
 /**
@@ -73,13 +73,14 @@ export class InvocationSlot<T> {
   constructor(readonly name: string) {}
 
   set(invocation: Invocation, value: T): void {
+    invocation.slots ??= new Map();
     invocation.slots.set(this, value);
   }
 
   get(invocation: Invocation): T {
-    if (!invocation.slots.has(this))
-      throw new Error(`pipeline slot "${this.name}" was read before it was set`);
-    return invocation.slots.get(this) as T;
+    const slots = invocation.slots;
+    if (!slots?.has(this)) throw new Error(`pipeline slot "${this.name}" was read before it was set`);
+    return slots.get(this) as T;
   }
 }
 
@@ -104,7 +105,7 @@ export function newInvocation(
     identity: [],
     outcome: { cacheable: true, cacheHit: false, spilled: false, tokens: undefined, pageCount: undefined },
     shaped: undefined,
-    slots: new Map(),
+    slots: undefined,
   } as Omit<Invocation, "ctx"> & { ctx?: ToolContext };
   invocation.ctx = makeContext(invocation);
   return invocation as Invocation;

@@ -36,7 +36,12 @@ export interface ToolContext {
   readonly owner: string;
   /** Auth info supplied by the transport, when there is any. */
   readonly auth?: AuthInfo | undefined;
-  /** Aborted when the client cancels the call or the session ends. */
+  /**
+   * Aborted when the client cancels the call, the session ends, or `app.close()` cuts the
+   * call at its drain deadline. A handler must stop (and stop writing) when it aborts:
+   * pass it to `fetch` and database drivers, or check it between steps. The app cannot
+   * stop a handler that ignores it; `app.close()` names such handlers in a warning.
+   */
   readonly signal: AbortSignal;
   /** The JSON-RPC id of this request. */
   readonly requestId: string | number;

@@ -1,4 +1,18 @@
-import { Redis, type RedisOptions } from "ioredis";
+import { createRequire } from "node:module";
+import type { Redis, RedisOptions } from "ioredis";
+
+let ioredis: typeof import("ioredis") | undefined;
+
+/**
+ * A new ioredis client. ioredis is loaded here, on first use (importing it costs about
+ * 40–70 ms of start-up), so an app that constructs no Redis provider never loads it.
+ * `require`, not `import()`: providers build their clients in synchronous constructors,
+ * and ioredis is CommonJS, so this is the very module an `import "ioredis"` would give.
+ */
+export function createRedisClient(url: string, options: RedisOptions): Redis {
+  ioredis ??= createRequire(import.meta.url)("ioredis") as typeof import("ioredis");
+  return new ioredis.Redis(url, options);
+}
 
 /** How a Redis-backed provider gets its connection. */
 export interface RedisConnectionOptions {
@@ -37,7 +51,7 @@ export function redisOptions(commandTimeoutMs = 250): RedisOptions {
 export function redisConnection(options: RedisConnectionOptions): RedisConnection {
   if (options.client) return { client: options.client, owned: false };
   const url = options.url ?? process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
-  const client = new Redis(url, redisOptions(options.commandTimeoutMs));
+  const client = createRedisClient(url, redisOptions(options.commandTimeoutMs));
   // Connection errors surface on the commands that fail (and are logged there); without a
   // listener ioredis would also print each reconnection attempt as an unhandled error.
   client.on("error", () => {});

@@ -1,5 +1,6 @@
-import { type DependencyContainer, type InjectionToken, container as rootContainer } from "tsyringe";
+import type { DependencyContainer, InjectionToken } from "tsyringe";
 import type { ProviderEntry } from "../decorators/mcp-module.decorator.js";
+import { container as rootContainer } from "../decorators/tsyringe.js";
 import { FrugalConfigError } from "../errors/config-error.js";
 import { metadataStore } from "../metadata/store.js";
 import {

@@ -28,7 +28,12 @@ export interface McpAppOptions {
   listPageSize?: number | undefined;
   /** Limits on tool, resource and prompt arguments, checked before validation. */
   inputLimits?: Partial<InputLimits> | undefined;
-  /** Maps auth info to the principal that owns a call's data (default: `auth.clientId`). */
+  /**
+   * Maps auth info to the principal that owns a call's data (default: `auth.clientId`).
+   * When it gives no name (`undefined` or `""`, as for a token without a client id), the
+   * owner is a SHA-256 digest of `auth.token` (never the token itself), so two principals
+   * never share ephemeral resources or cache entries.
+   */
   principalOf?: ((auth: AuthInfo) => string) | undefined;
   /**
    * Interceptors around every call of the app (before class and method ones), in order:

@@ -1,15 +1,27 @@
 import { randomUUID } from "node:crypto";
+import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import {
+  CancelledNotificationSchema,
+  type JSONRPCMessage,
+  type RequestId,
+} from "@modelcontextprotocol/sdk/types.js";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 import type { InjectionToken } from "tsyringe";
 import type { Logger } from "../logging/logger.js";
-import { createHttpHandler, type HttpHandler, type HttpHandlerOptions } from "../transports/http-handler.js";
+import {
+  createHttpHandler,
+  type HttpHandler,
+  type HttpHandlerOptions,
+  type HttpHandlerStats,
+} from "../transports/http-handler.js";
 import { type ListenOptions, listen } from "../transports/listen.js";
 import type { AppContainer } from "./app-container.js";
 import type { McpAppOptions } from "./app-options.js";
 import type { AppRuntime } from "./app-runtime.js";
 import { closeAll } from "./lifecycle.js";
+import { principalOwner } from "./owner.js";
 import { createRegistrar } from "./registrar.js";
 import { type Session, sessionServes } from "./session.js";
 
@@ -19,6 +31,8 @@ export interface AppStats {
   sessions: number;
   /** Calls running now. */
   inFlight: number;
+  /** Bytes the in-memory event stores of HTTP sessions keep now so clients can resume streams. */
+  eventStoreBytes: number;
   cache: {
     hits: number;
     misses: number;
@@ -57,7 +71,9 @@ export class McpApp {
   // Compiling JSON schemas is the costly part of a server; share it across sessions.
   private readonly validator = new AjvJsonSchemaValidator();
   private readonly closers: Array<() => Promise<void>> = [];
+  private readonly httpStats: Array<() => HttpHandlerStats> = [];
   private closing: Promise<void> | undefined;
+  private isDraining = false;
 
   /** @internal Use `McpFactory.create`. */
   constructor(
@@ -76,6 +92,23 @@ export class McpApp {
   /** The app's logger (stderr by default; the `LOGGER` token). */
   get logger(): Logger {
     return this.runtime.logger;
+  }
+
+  /**
+   * True once `close()` was called: new sessions are refused (HTTP answers 503) and every
+   * request that arrives is answered at once with a "server is shutting down" error.
+   */
+  get draining(): boolean {
+    return this.isDraining;
+  }
+
+  /**
+   * The owner that `auth` stands for (`principal:<id>`, by the `principalOf` option, or a
+   * digest of its token when that names nobody), or `undefined` when it identifies nobody.
+   * An HTTP session opened with auth info serves that principal only.
+   */
+  principalOf(auth: AuthInfo): string | undefined {
+    return principalOwner(this.runtime.principalOf, auth);
   }
 
   /** Resolves a provider or service from the app's container (handy in tests). */
@@ -109,12 +142,15 @@ export class McpApp {
       server,
       logLevel: undefined,
       subscriptions: new Set(),
-      inFlight: new Set(),
+      inFlight: new Map(),
+      unanswered: new Map(),
+      whenAllAnswered: undefined,
+      cut: new Set(),
       sending: new Set(),
       principals: new Set(),
       lifetime: new AbortController(),
     };
-    trackSends(transport, session.sending);
+    trackSends(transport, session);
     this.install(session);
     server.onclose = () => {
       this.sessions.delete(session);
@@ -130,6 +166,33 @@ export class McpApp {
     };
     this.sessions.add(session);
     await server.connect(transport);
+    this.screenRequests(transport, session);
+  }
+
+  /**
+   * Sits between the transport and the SDK server: while the app drains, a request is
+   * answered at once with an error (its handler never starts); otherwise it is tracked
+   * until answered, so `close()` can wait for it and answer it if it is cut.
+   */
+  private screenRequests(transport: Transport, session: Session): void {
+    const deliver = transport.onmessage;
+    if (!deliver) return;
+    transport.onmessage = (message, extra) => {
+      // Transports hand over messages already checked as JSON-RPC: a request is one with a
+      // method and an id. (The SDK's `isJSONRPCRequest` runs a zod parse, a cost on every call.)
+      if ("method" in message && "id" in message) {
+        if (this.isDraining) {
+          void transport.send(shutdownError(message.id, SHUTTING_DOWN)).catch(() => {});
+          return;
+        }
+        session.unanswered.set(message.id, message.method);
+      } else if ("method" in message && message.method === "notifications/cancelled") {
+        const cancelled = CancelledNotificationSchema.safeParse(message);
+        const id = cancelled.success ? cancelled.data.params.requestId : undefined;
+        if (id !== undefined) settleRequest(session, id);
+      }
+      deliver(message, extra);
+    };
   }
 
   /** Serves over stdio, or Streamable HTTP (`{ transport: "http", port, host, path }`). */
@@ -139,6 +202,7 @@ export class McpApp {
   async listen(options: ListenOptions): Promise<{ url?: string }> {
     const started = await listen(this, options);
     this.closers.push(started.close);
+    if (started.stats) this.httpStats.push(started.stats);
     return started.url === undefined ? {} : { url: started.url };
   }
 
@@ -149,6 +213,7 @@ export class McpApp {
   httpHandler(options: HttpHandlerOptions = {}): HttpHandler {
     const handler = createHttpHandler(this, options);
     this.closers.push(() => handler.close());
+    this.httpStats.push(() => handler.stats());
     return handler;
   }
 
@@ -172,9 +237,12 @@ export class McpApp {
     let inFlight = 0;
     for (const session of this.sessions) inFlight += session.inFlight.size;
     const { metrics, cache } = this.runtime;
+    let eventStoreBytes = 0;
+    for (const stats of this.httpStats) eventStoreBytes += stats().eventStoreBytes;
     return {
       sessions: this.sessions.size,
       inFlight,
+      eventStoreBytes,
       cache: {
         hits: metrics.cacheHits,
         misses: metrics.cacheMisses,
@@ -189,10 +257,15 @@ export class McpApp {
   }
 
   /**
-   * Stops serving: waits for running calls (up to `drainTimeoutMs`), ends every session,
-   * stops listeners, and closes providers that hold connections. Safe to call twice.
+   * Stops serving. At once: new sessions are refused and requests that arrive are answered
+   * with a "server is shutting down" error. Then it waits for running calls to be answered
+   * (up to `drainTimeoutMs`); a call still running at the deadline is answered with an
+   * error and its `ctx.signal` is aborted. Then it ends every session, stops listeners and
+   * closes providers. A handler that ignores `ctx.signal` may still be running when this
+   * resolves; it is logged as a warning. Safe to call twice.
    */
   close(): Promise<void> {
+    this.isDraining = true;
     this.closing ??= this.shutdown();
     return this.closing;
   }
@@ -200,33 +273,106 @@ export class McpApp {
   private async shutdown(): Promise<void> {
     this.runtime.invalidator.stop();
     this.runtime.ephemeral.stopSweeping();
-    const running = [...this.sessions].flatMap((s) => [...s.inFlight]);
-    if (running.length > 0) {
-      let timer: NodeJS.Timeout | undefined;
-      const deadline = new Promise((resolve) => {
-        timer = setTimeout(resolve, this.options.drainTimeoutMs ?? 10_000);
-      });
-      await Promise.race([Promise.allSettled(running), deadline]);
-      clearTimeout(timer);
-      // The SDK starts writing a response on a later turn than the handler resolves (and a
-      // transport may store it in an event store first): let every response go out.
-      await new Promise((resolve) => setImmediate(resolve));
-      await Promise.allSettled([...this.sessions].flatMap((s) => [...s.sending]));
+    const drainMs = this.options.drainTimeoutMs ?? 10_000;
+    // No request is tracked from now on (new ones are refused): wait for those already in.
+    const pending = [...this.sessions].filter((s) => s.unanswered.size > 0).map(allAnswered);
+    if (pending.length > 0 && !(await settledWithin(Promise.allSettled(pending), drainMs))) {
+      // Cut: answer every call still running with an error, instead of leaving its client waiting.
+      const cuts = [...this.sessions].flatMap((session) =>
+        [...session.unanswered.keys()].map((id) => {
+          session.cut.add(id);
+          settleRequest(session, id);
+          const answer = shutdownError(id, CUT_AT_DEADLINE);
+          cutAnswers.add(answer);
+          return session.server.transport?.send(answer);
+        }),
+      );
+      await settledWithin(Promise.allSettled(cuts), 1000);
     }
+    // Responses may still be on their way (a store write before an SSE write): let them go out.
+    await new Promise((resolve) => setImmediate(resolve));
+    await settledWithin(Promise.allSettled([...this.sessions].flatMap((s) => [...s.sending])), 1000);
+    const running = [...this.sessions].flatMap((session) =>
+      [...session.inFlight].map(([call, name]) => ({ session, call, name })),
+    );
+    // Abort every call's ctx.signal, then end the sessions (the SDK aborts its own signals too).
+    for (const session of this.sessions) session.lifetime.abort(new Error("the app is closing"));
     await Promise.allSettled([...this.sessions].map((s) => s.server.close()));
+    if (running.length > 0) {
+      // Handlers that honour ctx.signal stop now; name those that do not.
+      await settledWithin(Promise.allSettled(running.map((r) => r.call)), HANDLER_GRACE_MS);
+      const stragglers = running.filter((r) => r.session.inFlight.has(r.call));
+      if (stragglers.length > 0) {
+        this.logger.warn(
+          `app.close(): ${stragglers.length} handler(s) still running after their ctx.signal was aborted (${stragglers
+            .map((r) => r.name)
+            .join(", ")}); handlers must stop when ctx.signal aborts`,
+        );
+      }
+    }
     for (const close of this.closers.splice(0))
       await close().catch((e) => this.logger.error("closing a listener failed", e));
     await closeAll(this.appContainer.instances, this.logger);
   }
 }
 
-/** Wraps a transport's `send` so the app knows which messages are still on their way. */
-function trackSends(transport: Transport, sending: Set<Promise<void>>): void {
+/** How long `close()` gives aborted handlers to return before naming them in a warning. */
+const HANDLER_GRACE_MS = 200;
+const SHUTTING_DOWN = "Server is shutting down: this request was not run; send it again after the restart";
+const CUT_AT_DEADLINE =
+  "Server is shutting down: this call did not finish within the drain deadline (drainTimeoutMs) and was cancelled";
+
+/** The error answers `close()` sends for calls it cuts: the only answers a cut request may still get. */
+const cutAnswers = new WeakSet<object>();
+
+function shutdownError(id: RequestId, message: string): JSONRPCMessage {
+  return { jsonrpc: "2.0", id, error: { code: -32000, message } };
+}
+
+/** Whether `promise` settled within `ms` (a timer that never holds the process open). */
+async function settledWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), ms);
+    timer.unref();
+  });
+  try {
+    return await Promise.race([promise.then(() => true), deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** A request was answered (or cancelled, or cut): forget it, and wake `close()` when none is left. */
+function settleRequest(session: Session, id: RequestId): void {
+  if (session.unanswered.delete(id) && session.unanswered.size === 0) session.whenAllAnswered?.();
+}
+
+/** Resolves once every request the session had received is answered. */
+function allAnswered(session: Session): Promise<void> {
+  if (session.unanswered.size === 0) return Promise.resolve();
+  return new Promise((resolve) => {
+    session.whenAllAnswered = resolve;
+  });
+}
+
+/**
+ * Wraps a transport's `send` so the app knows which messages are still on their way and
+ * which requests are answered, and drops a late answer to a request `close()` already cut.
+ */
+function trackSends(transport: Transport, session: Session): void {
   const send = transport.send.bind(transport);
   transport.send = (message, options) => {
+    const response = "id" in message && ("result" in message || "error" in message);
+    const id = response ? (message as { id: RequestId }).id : undefined;
+    // A request cut by close() gets its shutdown error only, never a late answer from its handler.
+    if (id !== undefined && session.cut.has(id) && !cutAnswers.has(message)) return Promise.resolve();
     const sent = send(message, options);
-    sending.add(sent);
-    const done = () => sending.delete(sent);
+    session.sending.add(sent);
+    const done = () => {
+      session.sending.delete(sent);
+      if (id !== undefined) settleRequest(session, id);
+    };
     sent.then(done, done);
     return sent;
   };

@@ -6,12 +6,15 @@ import type { Registry } from "../builder/registry.js";
 import { checkAppInterceptors, isInterceptorClass } from "../builder/resolve-specs.js";
 import { scanService } from "../builder/scan-service.js";
 import { CacheInvalidator } from "../cache/cache-invalidator.js";
+import { CacheTrust } from "../cache/cache-trust.js";
 import type { ResultCache } from "../cache/result-cache.js";
 import { SingleFlight } from "../cache/single-flight.js";
 import { EphemeralResources } from "../ephemeral/ephemeral-resources.js";
 import { resourceHandle } from "../ephemeral/resource-handle.js";
 import { EphemeralResourceTools } from "../ephemeral/resource-tools.js";
 import { resourceToolsService } from "../ephemeral/resource-tools.service.js";
+import { reportUndelivered } from "../events/undelivered.js";
+import type { Logger } from "../logging/logger.js";
 import { metadataStore } from "../metadata/store.js";
 import { AppMetrics } from "../metrics/app-metrics.js";
 import { CursorCodec } from "../pagination/cursor-codec.js";
@@ -60,7 +63,12 @@ export const McpFactory = {
     );
     const logger = appContainer.resolve(LOGGER);
     const clock = appContainer.resolve(CLOCK);
-    const events = appContainer.resolve(EVENT_BUS);
+    // Set once the registry exists. An event the app fails to emit (`@Invalidates`,
+    // `ctx.events`, an outside source) still drops what it would have invalidated.
+    let invalidatorOf: CacheInvalidator | undefined;
+    const events = reportUndelivered(appContainer.resolve(EVENT_BUS), (name) =>
+      invalidatorOf?.undelivered(name),
+    );
     const counter = appContainer.resolve(TOKEN_COUNTER) as TokenCounter;
     const keyring = createKeyring(options.cursorSecret);
     const ephemeral = new EphemeralResources(
@@ -75,6 +83,7 @@ export const McpFactory = {
     };
     const metrics = new AppMetrics();
     const flights = new SingleFlight();
+    const trust = new CacheTrust();
     const interceptorOf = interceptorFactory(appContainer);
     const appInterceptors = appInterceptorTypes.map(interceptorOf);
     const stages = pipelineStages({
@@ -94,6 +103,7 @@ export const McpFactory = {
       }),
       cache: appContainer.resolve(CACHE) as ResultCache,
       flights,
+      trust,
       counter,
       resources: ephemeral,
       resourceTools,
@@ -128,7 +138,8 @@ export const McpFactory = {
     }
 
     const cache = appContainer.resolve(CACHE) as ResultCache;
-    const invalidator = new CacheInvalidator(registry, cache, flights, metrics, logger);
+    const invalidator = new CacheInvalidator(registry, cache, flights, metrics, logger, trust);
+    invalidatorOf = invalidator;
     invalidator.start(events);
     const readyTimeoutMs = options.readyTimeoutMs ?? 500;
     acquireAll(appContainer.instances);
@@ -137,8 +148,9 @@ export const McpFactory = {
       startEventSources(appContainer.instances, events, readyTimeoutMs, logger),
       awaitReady(appContainer.instances, readyTimeoutMs, logger),
     ]);
-    // Load the tokenizer now if anything counts tokens, rather than on the first call.
-    if (usesBudgets(registry) || withResourceTools) await counter.load?.();
+    // If anything counts tokens, load the tokenizer in the background: start-up does not
+    // wait for it, and the first call that counts waits only for what is left of it.
+    if (usesBudgets(registry) || withResourceTools) preloadTokenizer(counter, logger);
     ephemeral.startSweeping();
     return new McpApp(
       options,
@@ -165,6 +177,16 @@ function resolveServices(appContainer: AppContainer, services: readonly Function
     serviceClass,
     instance: appContainer.resolve(serviceClass as new () => object),
   }));
+}
+
+/**
+ * Starts loading the counter's costly part (the BPE tables: about 190 ms and 50 MB) without
+ * waiting for it. A failure is logged here; `count` then tries again and fails the call.
+ */
+function preloadTokenizer(counter: TokenCounter, logger: Logger): void {
+  counter.load?.().catch((error: unknown) => {
+    logger.warn("loading the tokenizer failed; calls that count tokens will try again", error);
+  });
 }
 
 /** The app's `budget` option must be a positive whole number, like `@Budget`'s. */

@@ -1,5 +1,6 @@
 import { budgetStage } from "../budget/budget.stage.js";
 import { cacheStage } from "../cache/cache.stage.js";
+import type { CacheTrust } from "../cache/cache-trust.js";
 import type { ResultCache } from "../cache/result-cache.js";
 import type { SingleFlight } from "../cache/single-flight.js";
 import type { Clock } from "../clock/clock.js";
@@ -34,6 +35,8 @@ export interface StageDeps {
   readonly cursors: CursorCodec;
   readonly cache: ResultCache;
   readonly flights: SingleFlight;
+  /** Namespaces the cache must not serve while an invalidation of theirs may be lost. */
+  readonly trust: CacheTrust;
   readonly counter: TokenCounter;
   readonly resources: EphemeralResources;
   readonly resourceTools: ResourceToolNames;

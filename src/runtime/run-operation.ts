@@ -32,7 +32,7 @@ export function operationRunner(runtime: AppRuntime): RunOperation {
       (state) => new CallContext(state, session, extra, owner, runtime.events, name, runtime.resourceHandle),
     );
     const pending = operation.execute(invocation);
-    session.inFlight.add(pending);
+    session.inFlight.set(pending, name);
     const forget = () => session.inFlight.delete(pending);
     pending.then(forget, forget);
     return pending;

@@ -1,5 +1,5 @@
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import type { LoggingLevel } from "@modelcontextprotocol/sdk/types.js";
+import type { LoggingLevel, RequestId } from "@modelcontextprotocol/sdk/types.js";
 
 /** The per-connection state the framework keeps beside each SDK server instance. */
 export interface Session {
@@ -10,8 +10,21 @@ export interface Session {
   logLevel: LoggingLevel | undefined;
   /** URIs this session subscribed to with `resources/subscribe`. */
   readonly subscriptions: Set<string>;
-  /** Calls running now, so `app.close()` can wait for them. */
-  readonly inFlight: Set<Promise<unknown>>;
+  /** Calls running now (with the name of their tool, resource or prompt), so `app.close()` can wait for them. */
+  readonly inFlight: Map<Promise<unknown>, string>;
+  /**
+   * Requests received and not yet answered, by JSON-RPC id: each settles once its response
+   * has been handed to the transport and sent (or the client cancelled it). `app.close()`
+   * waits for them, then answers those still open with an error.
+   */
+  readonly unanswered: Map<RequestId, string>;
+  /**
+   * Set by `app.close()` while it waits for `unanswered` to empty: called when the last one
+   * is answered. (No promise per request: the hot path only adds and deletes a map entry.)
+   */
+  whenAllAnswered: (() => void) | undefined;
+  /** Requests `app.close()` already answered with an error: a late answer from their handler is dropped. */
+  readonly cut: Set<RequestId>;
   /** Messages the transport is still sending (a response may still be on its way after its call ended). */
   readonly sending: Set<Promise<void>>;
   /** Authenticated principals seen on this session (`principal:<id>`), for owner-targeted notifications. */

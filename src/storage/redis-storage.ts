@@ -56,6 +56,49 @@ return 1
 `;
 
 /**
+ * Undoes a write that failed, in case Redis runs it after all (a command that timed out
+ * against a hung Redis runs once it is back): if the metadata is still the failed
+ * write's, puts back what it replaced (or deletes it) and deletes the failed version's
+ * blobs; otherwise deletes those blobs only if no metadata points at that version.
+ * KEYS: meta, content, index (of the failed version). ARGV: the failed write's meta JSON,
+ * the meta JSON it replaced ("" if none or expired), that one's TTL in ms, the failed
+ * version, "1" if the replaced meta has the same version (its blobs are the same keys).
+ */
+const UNDO_SCRIPT = `
+local current = redis.call("GET", KEYS[1])
+if current == ARGV[1] then
+  if ARGV[2] == "" then redis.call("DEL", KEYS[1]) else redis.call("SET", KEYS[1], ARGV[2], "PX", ARGV[3]) end
+  if ARGV[5] ~= "1" then redis.call("DEL", KEYS[2], KEYS[3]) end
+  return 1
+end
+local version = nil
+if current then
+  local ok, meta = pcall(cjson.decode, current)
+  if ok and type(meta) == "table" then version = meta["version"] end
+end
+if version ~= tonumber(ARGV[4]) then redis.call("DEL", KEYS[2], KEYS[3]) end
+return 0
+`;
+
+/** How often a failed write's undo is tried again while Redis does not answer. */
+const UNDO_RETRY_MS = 1_000;
+/** Undos kept for trying again; past this, the oldest are given up (their keys still expire). */
+const UNDO_LIMIT = 1_000;
+
+/** A write that failed and must not show up later. */
+interface PendingUndo {
+  readonly id: string;
+  readonly version: number;
+  /** The metadata the failed write set. */
+  readonly json: string;
+  /** The metadata it replaced, if any. */
+  readonly previousJson: string | undefined;
+  readonly previous: StoredResourceMeta | undefined;
+  /** When the failed write's keys expire by themselves: no need to undo past that. */
+  readonly expiresAt: number;
+}
+
+/**
  * A `STORAGE` provider on Redis, shared by every app instance pointing at the same Redis
  * and prefix, and surviving their restarts. Per resource: `<prefix>m:<id>` holds the
  * metadata, `<prefix>c:<id>:<version>` and `<prefix>x:<id>:<version>` the content and
@@ -63,6 +106,11 @@ return 1
  * no app sweeps. A version's blobs and its metadata are written in one transaction (a
  * reader sees the old version or the new one); the previous version's blobs are deleted
  * afterwards. Reads are `GETRANGE`s of the requested bytes, listing is `SCAN`, never `KEYS`.
+ *
+ * A write reported as failed never shows up later. A command that timed out against a
+ * hung Redis still runs once it is back, so a failed write is undone right behind it on
+ * the same connection (and again until Redis answers); and if even the lookup before a
+ * write fails, nothing is written.
  *
  * The TTL is computed from `Date.now()`, so it follows the wall clock even if the app's
  * `CLOCK` is a test clock. Use a Redis whose eviction policy cannot drop these keys
@@ -78,6 +126,8 @@ export class RedisStorage implements ResourceStorage {
   private readonly connection: RedisConnection;
   private readonly prefix: string;
   private readonly chunkBytes: number;
+  private readonly undos = new Map<string, PendingUndo>();
+  private undoTimer: NodeJS.Timeout | undefined;
 
   constructor(options: RedisStorageOptions = {}) {
     this.connection = redisConnection({
@@ -106,9 +156,15 @@ export class RedisStorage implements ResourceStorage {
     const contentKey = this.blobKey(id, version, "content");
     const indexKey = this.blobKey(id, version, "index");
     const json = JSON.stringify(meta);
-    let previous: StoredResourceMeta | undefined;
+    // What the write replaces, so that it can be undone; if even that cannot be read, nothing is written.
+    let previousJson: string | null;
     try {
-      previous = await this.stat(id).catch(() => undefined);
+      previousJson = await client.get(this.metaKey(id));
+    } catch (error) {
+      throw new StorageError(`redis storage: writing resource ${id} failed (${describe(error)})`);
+    }
+    const previous = previousJson === null ? undefined : parseStoredMeta(previousJson, id);
+    try {
       if (content.byteLength <= this.chunkBytes && index.byteLength <= this.chunkBytes) {
         expectOk(
           await client
@@ -142,6 +198,14 @@ export class RedisStorage implements ResourceStorage {
         }
       }
     } catch (error) {
+      this.undo({
+        id,
+        version,
+        json,
+        previousJson: previousJson ?? undefined,
+        previous,
+        expiresAt: meta.expiresAt,
+      });
       throw new StorageError(`redis storage: writing resource ${id} failed (${describe(error)})`);
     }
     if (previous && previous.version !== version) {
@@ -255,7 +319,58 @@ export class RedisStorage implements ResourceStorage {
   }
 
   async close(): Promise<void> {
+    clearTimeout(this.undoTimer);
+    this.undoTimer = undefined;
     await closeRedis(this.connection);
+  }
+
+  /** Sends the undo of a failed write now (right behind it) and again until Redis answers. */
+  private undo(pending: PendingUndo): void {
+    const key = `${pending.id}:${pending.version}`;
+    this.undos.delete(key);
+    if (this.undos.size >= UNDO_LIMIT) {
+      const oldest = this.undos.keys().next().value;
+      if (oldest !== undefined) this.undos.delete(oldest);
+    }
+    this.undos.set(key, pending);
+    this.sendUndo(key, pending);
+  }
+
+  private sendUndo(key: string, pending: PendingUndo): void {
+    const { id, version, previous } = pending;
+    const previousTtl = previous ? Math.ceil(previous.expiresAt - Date.now()) : 0;
+    const restore = pending.previousJson !== undefined && previousTtl > 0 ? pending.previousJson : "";
+    this.connection.client
+      .eval(
+        UNDO_SCRIPT,
+        3,
+        this.metaKey(id),
+        this.blobKey(id, version, "content"),
+        this.blobKey(id, version, "index"),
+        pending.json,
+        restore,
+        Math.max(1, previousTtl),
+        version,
+        previous?.version === version ? "1" : "0",
+      )
+      .then(
+        () => {
+          if (this.undos.get(key) === pending) this.undos.delete(key);
+        },
+        () => this.retryUndos(),
+      );
+  }
+
+  private retryUndos(): void {
+    if (this.undoTimer || this.connection.client.status === "end") return;
+    this.undoTimer = setTimeout(() => {
+      this.undoTimer = undefined;
+      for (const [key, pending] of this.undos) {
+        if (pending.expiresAt <= Date.now()) this.undos.delete(key);
+        else this.sendUndo(key, pending);
+      }
+    }, UNDO_RETRY_MS);
+    this.undoTimer.unref();
   }
 
   /** SET of the first chunk (with a TTL), then APPEND of the others: no command copies the whole blob. */

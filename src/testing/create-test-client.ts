@@ -1,5 +1,4 @@
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { ClientCapabilities } from "@modelcontextprotocol/sdk/types.js";
 import type { ProviderEntry } from "../decorators/mcp-module.decorator.js";
 import type { McpAppOptions } from "../runtime/app-options.js";
@@ -46,12 +45,17 @@ export async function createTestClient(
   options: TestClientOptions = {},
 ): Promise<TestClient> {
   const { capabilities, ...appOptions } = options;
+  // The SDK's client side is loaded by tests only, not by every server importing frugal-mcp.
+  const [{ Client: SdkClient }, { InMemoryTransport }] = await Promise.all([
+    import("@modelcontextprotocol/sdk/client/index.js"),
+    import("@modelcontextprotocol/sdk/inMemory.js"),
+  ]);
   const app = await McpFactory.create(rootModule, { name: "test", version: "0.0.0", ...appOptions });
   const clients: Client[] = [];
   const connect = async (caps: ClientCapabilities = capabilities ?? {}) => {
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
     await app.connect(serverSide);
-    const client = new Client({ name: "frugal-test-client", version: "0.0.0" }, { capabilities: caps });
+    const client = new SdkClient({ name: "frugal-test-client", version: "0.0.0" }, { capabilities: caps });
     await client.connect(clientSide);
     clients.push(client);
     return client;
@@ -59,7 +63,7 @@ export async function createTestClient(
   const client = await connect();
   const closeAll = async () => {
     // The prototype's close: the test client's own `close` (below) also closes the app.
-    await Promise.allSettled(clients.map((c) => Client.prototype.close.call(c)));
+    await Promise.allSettled(clients.map((c) => SdkClient.prototype.close.call(c)));
     await app.close();
   };
   return Object.assign(client, { client, app, connect, close: closeAll }) as TestClient;

@@ -1,7 +1,6 @@
-import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
-import { createHttpHandler, type HttpHandlerOptions } from "./http-handler.js";
+import { createHttpHandler, type HttpHandlerOptions, type HttpHandlerStats } from "./http-handler.js";
 import { sendJsonRpcError } from "./json-rpc-response.js";
 import type { SessionHost } from "./session-host.js";
 
@@ -24,7 +23,7 @@ const LOOPBACK_HOSTS = new Set(["127.0.0.1", "localhost", "::1"]);
 export async function listen(
   app: SessionHost,
   options: ListenOptions,
-): Promise<{ url?: string; close(): Promise<void> }> {
+): Promise<{ url?: string; close(): Promise<void>; stats?(): HttpHandlerStats }> {
   if (options.transport === "stdio") {
     const transport = new StdioServerTransport();
     await app.connect(transport);
@@ -40,6 +39,8 @@ export async function listen(
     handlerOptions = { ...options, allowedHosts: "any" };
   }
   const handler = createHttpHandler(app, handlerOptions);
+  // node:http is cheap to import (about 2 ms), but only HTTP needs it.
+  const { createServer } = await import("node:http");
   const server = createServer((req, res) => {
     const pathname = (req.url ?? "/").split("?")[0];
     if (pathname !== path)
@@ -55,6 +56,7 @@ export async function listen(
   app.logger.info(`MCP server listening on ${url}`);
   return {
     url,
+    stats: () => handler.stats(),
     close: async () => {
       await handler.close();
       server.closeAllConnections();

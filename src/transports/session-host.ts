@@ -1,3 +1,4 @@
+import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { Logger } from "../logging/logger.js";
 
@@ -10,4 +11,12 @@ export interface SessionHost {
   /** Serves one session over `transport` with its own SDK server; resolves once it started. */
   connect(transport: Transport): Promise<void>;
   readonly logger: Logger;
+  /** True once the host is closing: listeners refuse new sessions (HTTP 503) instead of failing them. */
+  readonly draining?: boolean | undefined;
+  /**
+   * The principal that a request's auth info stands for (the one that owns its data), or
+   * `undefined` when it identifies nobody. An HTTP session opened by a principal serves
+   * that principal only. Without it, the handler compares `auth.clientId`.
+   */
+  principalOf?(auth: AuthInfo): string | undefined;
 }

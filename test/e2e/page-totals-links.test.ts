@@ -167,7 +167,7 @@ describe("page totals and pages of links", () => {
       }
     }
     expect(await startup(NoLink)).toBe(
-      'NoLink.list: @Paginated `as: "links"` needs a `link` function, not undefined. Fix: e.g. link: (item) => ({ uri: `articles://${item.slug}`, name: item.title }).',
+      'NoLink.list: @Paginated `as: "links"` needs a `link` function, not undefined. Fix: e.g. link: (item) => ({ uri: item.url, name: item.title }).',
     );
     @McpService()
     class OnResource {
