@@ -228,6 +228,27 @@ export class EphemeralResources {
     return global?.owner === null ? global : undefined;
   }
 
+  /**
+   * When the resource at `uri` that `caller` could see is still in storage but has expired,
+   * its expiry time: the resource tools then say "expired" rather than "unknown". (Storage
+   * that already removed it, a Redis TTL or a sweep, makes it unknown.)
+   */
+  async expiredAt(uri: string, caller: string): Promise<number | undefined> {
+    const id = idOfEphemeralUri(uri);
+    const ids = id
+      ? [id]
+      : chosenUriProblem(uri) === undefined
+        ? [derivedResourceId(caller, uri), derivedResourceId(null, uri)]
+        : [];
+    for (const candidate of ids) {
+      const meta = await this.storage.stat(candidate).catch(() => undefined);
+      const visible =
+        meta !== undefined && meta.uri === uri && (meta.owner === null || meta.owner === caller);
+      if (visible && meta.expiresAt <= this.clock.now()) return meta.expiresAt;
+    }
+    return undefined;
+  }
+
   /** Resources `caller` may see, newest first; a global one is left out where the caller has its own at that URI. */
   async list(caller: string): Promise<StoredResourceMeta[]> {
     const now = this.clock.now();

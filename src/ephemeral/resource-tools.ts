@@ -205,7 +205,10 @@ export class EphemeralResourceTools {
       if (isProtocolError(error)) return refuse(`Cannot read ${uri}: ${(error as Error).message}`);
       throw error;
     }
-    if (!result) return { ok: false, error: notFound(uri) };
+    if (!result) {
+      const expiredAt = await this.resources.expiredAt(uri, ctx.owner);
+      return { ok: false, error: expiredAt === undefined ? notFound(uri) : expired(uri, expiredAt) };
+    }
     try {
       return { ok: true, ...declaredContent(uri, result) };
     } catch (error) {
@@ -217,6 +220,12 @@ export class EphemeralResourceTools {
   private budgetOf(ctx: ToolContext): number {
     return tokenLimit(this.appBudget ?? DEFAULT_TOKEN_LIMIT, ctx.meta) ?? DEFAULT_TOKEN_LIMIT;
   }
+}
+
+function expired(uri: string, at: number) {
+  return toolError(
+    `Expired resource: ${uri} expired at ${new Date(at).toISOString()}. Run the tool that made it again to get a fresh one.`,
+  );
 }
 
 function notFound(uri: string) {

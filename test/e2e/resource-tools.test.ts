@@ -1,12 +1,16 @@
 import {
+  CLOCK,
   Injectable,
   type InterceptedCall,
   type Interceptor,
+  ManualClock,
   McpModule,
   McpService,
   type ProtocolResult,
   Resource,
   resourceNotFound,
+  Tool,
+  type ToolContext,
   UseInterceptors,
 } from "frugal-mcp";
 import { createTestClient, type TestClient } from "frugal-mcp/testing";
@@ -160,5 +164,43 @@ describe("read_resource and search_resource on every resource", () => {
     );
     const allowed = await read({ uri: "vault://notes" });
     expect(allowed.structuredContent?.lines).toEqual(["contents of notes"]);
+  });
+});
+
+describe("read_resource tells an expired resource from an unknown one", () => {
+  @McpService()
+  class NotesService {
+    @Tool({ description: "Stores a note for a minute", input: {} })
+    async note(_input: unknown, ctx: ToolContext) {
+      return (await ctx.resources.create(["a", "b"], { ttl: 60_000 })).uri;
+    }
+  }
+  @McpModule({ services: [NotesService] })
+  class NotesModule {}
+
+  it("answers 'Expired resource' for the caller's expired one, 'Unknown resource' for another owner's", async () => {
+    const clock = new ManualClock(Date.parse("2026-11-30T12:00:00Z"));
+    const t = await createTestClient(NotesModule, {
+      ephemeral: { tools: true, sweepIntervalMs: 3_600_000 },
+      providers: [{ provide: CLOCK, useValue: clock }],
+    });
+    try {
+      const made = await t.callTool({ name: "note", arguments: {} });
+      const uri = (made.content as Array<{ text: string }>)[0]?.text ?? "";
+      const fresh = await t.callTool({ name: "read_resource", arguments: { uri } });
+      expect(fresh.isError).toBeFalsy();
+      clock.advance(61_000);
+      const stale = await t.callTool({ name: "read_resource", arguments: { uri } });
+      expect(stale.isError).toBe(true);
+      expect((stale.content as Array<{ text: string }>)[0]?.text).toBe(
+        `Expired resource: ${uri} expired at 2026-11-30T12:01:00.000Z. Run the tool that made it again to get a fresh one.`,
+      );
+      // Another session never learns that it existed.
+      const other = await t.connect();
+      const foreign = await other.callTool({ name: "read_resource", arguments: { uri } });
+      expect((foreign.content as Array<{ text: string }>)[0]?.text).toMatch(/^Unknown resource: /);
+    } finally {
+      await t.close();
+    }
   });
 });
