@@ -122,6 +122,15 @@ export class CursorCodec {
     if (!key || (version !== SIGNED && version !== ENCRYPTED)) {
       throw new CursorError("the cursor was not issued by this server, or its key was retired");
     }
+    // A signed cursor reveals its key values: once encryption is on, refuse the readable kind
+    // (a cursor issued before the switch, or forged from a leaked signing key), and the reverse.
+    if (version !== (this.options.encrypt ? ENCRYPTED : SIGNED)) {
+      throw new CursorError(
+        this.options.encrypt
+          ? "the cursor is not encrypted, and this server accepts only encrypted cursors"
+          : "the cursor is encrypted, and this server accepts only signed cursors",
+      );
+    }
     const body = version === SIGNED ? verifySigned(key, header, rest) : decrypt(key, header, rest);
     let payload: { b?: unknown; a?: unknown; e?: unknown; x?: unknown };
     try {

@@ -18,11 +18,12 @@ import {
 } from "../transports/http-handler.js";
 import { type ListenOptions, listen } from "../transports/listen.js";
 import type { AppContainer } from "./app-container.js";
-import type { McpAppOptions } from "./app-options.js";
+import { DEFAULT_INPUT_LIMITS, type McpAppOptions } from "./app-options.js";
 import type { AppRuntime } from "./app-runtime.js";
 import { closeAll } from "./lifecycle.js";
 import { principalOwner } from "./owner.js";
 import { createRegistrar } from "./registrar.js";
+import { screenParams } from "./screen-params.js";
 import { type Session, sessionServes } from "./session.js";
 
 /** Counters readable with `app.stats()`. */
@@ -72,6 +73,9 @@ export class McpApp {
   private readonly validator = new AjvJsonSchemaValidator();
   private readonly closers: Array<() => Promise<void>> = [];
   private readonly httpStats: Array<() => HttpHandlerStats> = [];
+  private get maxInputDepth(): number {
+    return this.options.inputLimits?.maxDepth ?? DEFAULT_INPUT_LIMITS.maxDepth;
+  }
   private closing: Promise<void> | undefined;
   private isDraining = false;
 
@@ -183,6 +187,11 @@ export class McpApp {
       if ("method" in message && "id" in message) {
         if (this.isDraining) {
           void transport.send(shutdownError(message.id, SHUTTING_DOWN)).catch(() => {});
+          return;
+        }
+        const refused = screenParams(message.id, message.method, message.params, this.maxInputDepth);
+        if (refused) {
+          void transport.send(refused).catch(() => {});
           return;
         }
         session.unanswered.set(message.id, message.method);

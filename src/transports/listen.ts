@@ -1,8 +1,8 @@
 import type { AddressInfo } from "node:net";
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { createHttpHandler, type HttpHandlerOptions, type HttpHandlerStats } from "./http-handler.js";
 import { sendJsonRpcError } from "./json-rpc-response.js";
 import type { SessionHost } from "./session-host.js";
+import { StdioTransport } from "./stdio-transport.js";
 
 /** Options of `app.listen`. */
 export type ListenOptions =
@@ -25,7 +25,7 @@ export async function listen(
   options: ListenOptions,
 ): Promise<{ url?: string; close(): Promise<void>; stats?(): HttpHandlerStats }> {
   if (options.transport === "stdio") {
-    const transport = new StdioServerTransport();
+    const transport = new StdioTransport(app.logger);
     await app.connect(transport);
     return { close: () => transport.close() };
   }

@@ -8,39 +8,76 @@ export interface InputLimits {
   maxDepth: number;
 }
 
+/** A key that can never be a declared field and is the classic prototype-pollution vector. */
+const FORBIDDEN_KEY = "__proto__";
+
 /**
  * Walks the arguments once and stops at the first limit passed, so a hostile 50 MB array
- * costs no more than the limit to refuse. Returns what was exceeded, or `undefined`.
+ * costs no more than the limit to refuse. Returns what was exceeded, naming the top-level
+ * argument that passed it, or `undefined`. A `__proto__` key at any depth is refused too
+ * (`JSON.parse` keeps it as an own property; zod would drop it silently).
  */
 export function exceededInputLimit(args: unknown, limits: InputLimits): string | undefined {
   let bytes = 0;
   let elements = 0;
-  const stack: Array<{ value: unknown; depth: number }> = [{ value: args, depth: 0 }];
+  // `field`: the top-level argument a value sits under (undefined for the arguments themselves).
+  const stack: Array<{ value: unknown; depth: number; field: string | undefined }> = [
+    { value: args, depth: 0, field: undefined },
+  ];
   while (stack.length > 0) {
-    const { value, depth } = stack.pop() as { value: unknown; depth: number };
+    const { value, depth, field } = stack.pop() as {
+      value: unknown;
+      depth: number;
+      field: string | undefined;
+    };
     elements++;
     if (elements > limits.maxElements) {
-      return `arguments hold more than ${limits.maxElements} values; send fewer items per call`;
+      return `arguments hold more than ${limits.maxElements} values${at(field)}; send fewer items per call`;
     }
     if (typeof value === "string") {
       // Length is a lower bound of the UTF-8 size; measure exactly only when it could matter.
       bytes += value.length * 3 > limits.maxBytes - bytes ? Buffer.byteLength(value) : value.length;
     } else if (value !== null && typeof value === "object") {
-      if (depth >= limits.maxDepth) return `arguments are nested deeper than ${limits.maxDepth} levels`;
+      if (depth >= limits.maxDepth)
+        return `${field === undefined ? "arguments are" : `argument \`${field}\` is`} nested deeper than ${limits.maxDepth} levels`;
       if (Array.isArray(value)) {
-        for (const item of value) stack.push({ value: item, depth: depth + 1 });
+        for (const item of value) stack.push({ value: item, depth: depth + 1, field });
       } else {
         for (const [key, item] of Object.entries(value)) {
+          if (key === FORBIDDEN_KEY) {
+            const where = field === undefined ? "" : ` (inside argument \`${field}\`)`;
+            return `the key \`${FORBIDDEN_KEY}\`${where} is not allowed; remove it`;
+          }
           bytes += key.length;
-          stack.push({ value: item, depth: depth + 1 });
+          stack.push({ value: item, depth: depth + 1, field: field ?? key });
         }
       }
     } else {
       bytes += 8;
     }
     if (bytes > limits.maxBytes) {
-      return `arguments are larger than ${limits.maxBytes} bytes; send less data per call`;
+      return `arguments are larger than ${limits.maxBytes} bytes${at(field)}; send less data per call`;
     }
   }
   return undefined;
+}
+
+/** Where a total limit was passed: the top-level argument being read when it was. */
+function at(field: string | undefined): string {
+  return field === undefined ? "" : ` (passed in argument \`${field}\`)`;
+}
+
+/**
+ * Whether `value` nests arrays and objects deeper than `maxDepth`. Walks without recursion
+ * and stops at the first level past the limit, so no nesting can overflow the stack here.
+ */
+export function nestedDeeperThan(value: unknown, maxDepth: number): boolean {
+  const stack: Array<{ value: unknown; depth: number }> = [{ value, depth: 0 }];
+  while (stack.length > 0) {
+    const next = stack.pop() as { value: unknown; depth: number };
+    if (next.value === null || typeof next.value !== "object") continue;
+    if (next.depth >= maxDepth) return true;
+    for (const item of Object.values(next.value)) stack.push({ value: item, depth: next.depth + 1 });
+  }
+  return false;
 }
