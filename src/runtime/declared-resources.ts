@@ -32,6 +32,10 @@ export function declaredResourceReader(registry: () => Registry): DeclaredResour
     const invocation = newInvocation(found.operation.definition, found.args, uri, (state) =>
       CallContext.nested(ctx, state, uri),
     );
-    return (await found.operation.execute(invocation)) as ReadResourceResult;
+    try {
+      return (await found.operation.execute(invocation)) as ReadResourceResult;
+    } finally {
+      (invocation.ctx as CallContext).release();
+    }
   };
 }

@@ -1,7 +1,7 @@
 import type { ReadResourceResult } from "@modelcontextprotocol/sdk/types.js";
 import type { Operation } from "../builder/registry.js";
 import { EphemeralResources } from "../ephemeral/ephemeral-resources.js";
-import { newInvocation } from "../pipeline/invocation.js";
+import { type CallState, newInvocation } from "../pipeline/invocation.js";
 import { type OperationDefinition, operationName } from "../pipeline/operation.js";
 import { runInterceptors } from "../pipeline/stages/interceptors.stage.js";
 import type { AppRuntime } from "./app-runtime.js";
@@ -25,15 +25,15 @@ export function operationRunner(runtime: AppRuntime): RunOperation {
     const { definition } = operation;
     const name = operationName(definition);
     if (extra.authInfo) session.principals.add(owner);
-    const invocation = newInvocation(
-      definition,
-      args,
-      uri,
-      (state) => new CallContext(state, session, extra, owner, runtime.events, name, runtime.resourceHandle),
-    );
+    const context = (state: CallState) =>
+      new CallContext(state, session, extra, owner, runtime.events, name, runtime.resourceHandle);
+    const invocation = newInvocation(definition, args, uri, context);
     const pending = operation.execute(invocation);
     session.inFlight.set(pending, name);
-    const forget = () => session.inFlight.delete(pending);
+    const forget = () => {
+      session.inFlight.delete(pending);
+      (invocation.ctx as CallContext).release();
+    };
     pending.then(forget, forget);
     return pending;
   };
@@ -67,6 +67,10 @@ export function storedReadRunner(runtime: AppRuntime): ReadStored {
       service: EphemeralResources,
       method: "read",
     });
-    return (await runInterceptors(chain, call, () => read(owner))) as ReadResourceResult;
+    try {
+      return (await runInterceptors(chain, call, () => read(owner))) as ReadResourceResult;
+    } finally {
+      ctx.release();
+    }
   };
 }
