@@ -40,12 +40,13 @@ function encodeJsonArray(items: readonly unknown[], mimeType: string): EncodedCo
   const parts: Buffer[] = [Buffer.from("[\n")];
   const offsets = new Float64Array(items.length + 1);
   let position = 2;
-  items.forEach((item, i) => {
+  // A for loop, not forEach: a hole is stored as null (as JSON.stringify does), never skipped.
+  for (let i = 0; i < items.length; i++) {
     offsets[i] = position;
-    const json = Buffer.from(JSON.stringify(item, replacer) ?? "null");
+    const json = Buffer.from(JSON.stringify(items[i], replacer) ?? "null");
     parts.push(json, Buffer.from(i < items.length - 1 ? ITEM_SEPARATOR : "\n]"));
     position += json.length + ITEM_SEPARATOR.length;
-  });
+  }
   // One entry past the last item, as if another followed: item i ends at offsets[i + 1] - separator.
   offsets[items.length] = position;
   if (items.length === 0) parts.push(Buffer.from("]"));
@@ -62,6 +63,14 @@ function encodeText(text: string, mimeType: string): EncodedContent {
   const content = Buffer.from(text);
   const starts: number[] = [0];
   for (let at = content.indexOf(10); at !== -1; at = content.indexOf(10, at + 1)) starts.push(at + 1);
+  return indexedText(content, starts, mimeType);
+}
+
+/**
+ * Text content with its line index, from the byte offsets where a newline starts a line
+ * (`[0, after each \n]`). Shared by the one-go and the yielding encoders.
+ */
+export function indexedText(content: Buffer, starts: number[], mimeType: string): EncodedContent {
   // A final newline ends the last line; it does not start an empty one.
   const endsWithNewline = content.length > 0 && content[content.length - 1] === 10;
   if (endsWithNewline) starts.pop();

@@ -1,4 +1,4 @@
-import { type EncodedContent, encodeContent, ITEM_SEPARATOR } from "./content-index.js";
+import { type EncodedContent, encodeContent, ITEM_SEPARATOR, indexedText } from "./content-index.js";
 
 /** How the yielding encoder cuts its work (the defaults suit production; tests make them small). */
 export interface EncodeTuning {
@@ -167,14 +167,7 @@ async function encodeTextBytes(buffers: Buffer[], mimeType: string, pacer: Pacer
       starts.push(at + 1);
     await pacer.pace();
   }
-  // A final newline ends the last line; it does not start an empty one.
-  const endsWithNewline = content.length > 0 && content[content.length - 1] === 10;
-  if (endsWithNewline) starts.pop();
-  const total = content.length === 0 ? 0 : starts.length;
-  const offsets = new Float64Array(total + 1);
-  for (let i = 0; i < total; i++) offsets[i] = starts[i] as number;
-  offsets[total] = endsWithNewline ? content.length : content.length + 1;
-  return { kind: "text", content, index: Buffer.from(offsets.buffer), total, mimeType };
+  return indexedText(content, starts, mimeType);
 }
 
 /**
