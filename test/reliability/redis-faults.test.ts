@@ -11,11 +11,6 @@
  *
  *   npx vitest run test/reliability/redis-faults.test.ts
  */
-import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import {
   CACHE,
@@ -41,6 +36,7 @@ import { createTestClient, type TestClient } from "frugal-mcp/testing";
 import { Redis } from "ioredis";
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
+import { OwnRedis, redisServerInstalled } from "../support/own-redis.js";
 
 /** Longest a Redis command may take (the providers' default). */
 const COMMAND_TIMEOUT_MS = 250;
@@ -81,120 +77,10 @@ class PricesService {
 @McpModule({ services: [PricesService] })
 class PricesModule {}
 
-// ---------------------------------------------------------------------------------------
-// A redis-server of our own, on a free port, that the test may stall or kill.
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
-
-class RedisServer {
-  private child: ChildProcess | undefined;
-  private paused = false;
-  readonly url: string;
-
-  private constructor(
-    readonly port: number,
-    private readonly args: string[],
-  ) {
-    this.url = `redis://127.0.0.1:${port}`;
-  }
-
-  /** `persistent`: an append-only file in a temporary folder, so a restart keeps the data. */
-  static async start(options: { persistent?: boolean } = {}): Promise<RedisServer> {
-    const port = await freePort();
-    const args = ["--port", String(port), "--bind", "127.0.0.1", "--save", ""];
-    if (options.persistent) {
-      const dir = mkdtempSync(join(tmpdir(), "frugal-redis-faults-"));
-      cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
-      args.push("--appendonly", "yes", "--appendfsync", "always", "--dir", dir);
-    } else {
-      args.push("--appendonly", "no");
-    }
-    const server = new RedisServer(port, args);
-    await server.launch();
-    return server;
-  }
-
-  private async launch(): Promise<void> {
-    const child = spawn("redis-server", this.args, { stdio: "ignore" });
-    child.on("error", () => {}); // a failed start shows as the PING loop below timing out
-    this.child = child;
-    const kill = () => child.kill("SIGKILL");
-    process.once("exit", kill);
-    child.once("exit", () => process.off("exit", kill));
-    const deadline = Date.now() + 5_000;
-    for (;;) {
-      try {
-        await ping(this.url);
-        return;
-      } catch (error) {
-        if (Date.now() > deadline) throw error;
-        await sleep(20);
-      }
-    }
-  }
-
-  /** Hangs the server: connections stay open, nothing answers. */
-  pause(): void {
-    this.child?.kill("SIGSTOP");
-    this.paused = true;
-  }
-
-  resume(): void {
-    this.child?.kill("SIGCONT");
-    this.paused = false;
-  }
-
-  async kill(): Promise<void> {
-    const child = this.child;
-    if (!child || child.exitCode !== null || child.signalCode !== null) return;
-    const exited = new Promise((resolve) => child.once("exit", resolve));
-    if (this.paused) this.resume();
-    child.kill("SIGKILL");
-    await exited;
-  }
-
-  /** Starts it again on the same port. */
-  async restart(): Promise<void> {
-    await this.kill();
-    await this.launch();
-  }
-}
-
-/** Resolves once a Redis at `url` answers a PING; rejects (at once) while nothing listens. */
-async function ping(url: string): Promise<void> {
-  const client = new Redis(url, {
-    lazyConnect: true,
-    enableOfflineQueue: false,
-    maxRetriesPerRequest: 0,
-    retryStrategy: () => null,
-  });
-  client.on("error", () => {});
-  try {
-    await client.connect();
-    await client.ping();
-  } finally {
-    client.disconnect();
-  }
-}
-
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 // ---------------------------------------------------------------------------------------
 // Instances, load, figures.
-
-/** These tests run a redis-server of their own; under `CI=true` a missing one is a failure, not a skip. */
-function redisServerInstalled(): boolean {
-  if (spawnSync("redis-server", ["--version"]).status === 0) return true;
-  if (process.env.CI === "true") throw new Error("redis-server is required under CI=true but was not found");
-  console.warn("skipping: redis-server was not found");
-  return false;
-}
 
 const available = redisServerInstalled();
 const cleanups: Array<() => void | Promise<void>> = [];
@@ -229,7 +115,7 @@ const quiet: Logger = { debug() {}, info() {}, warn() {}, error() {} };
 
 type Backend = "redis-cache" | "lru";
 
-async function instance(server: RedisServer, prefix: string, backend: Backend): Promise<TestClient> {
+async function instance(server: OwnRedis, prefix: string, backend: Backend): Promise<TestClient> {
   const cache =
     backend === "redis-cache"
       ? new RedisCache({ url: server.url, prefix: `${prefix}cache:`, commandTimeoutMs: COMMAND_TIMEOUT_MS })
@@ -381,8 +267,8 @@ async function timeToRecover(writer: Client, reader: Client, sku: string, since:
 
 describe.skipIf(!available)("Redis faults under load", () => {
   it("(a) a hang: no unhandled rejection, calls fail open, nothing stale after it", async () => {
-    const server = await RedisServer.start();
-    cleanups.push(() => server.kill());
+    const server = await OwnRedis.start();
+    cleanups.push(() => server.stop());
     const prefix = `faults-a:${Date.now()}:`;
     const app = await instance(server, prefix, "redis-cache");
     // The write made during the hang, read after it.
@@ -417,8 +303,8 @@ describe.skipIf(!available)("Redis faults under load", () => {
 
   it("(b) a kill and restart on the same port: the same", async () => {
     // Persistent, as a production Redis is: a restart keeps the entries, stale ones included.
-    const server = await RedisServer.start({ persistent: true });
-    cleanups.push(() => server.kill());
+    const server = await OwnRedis.start({ persistent: true });
+    cleanups.push(() => server.stop());
     const prefix = `faults-b:${Date.now()}:`;
     const app = await instance(server, prefix, "redis-cache");
     await setPrice(app, "b-witness", 1);
@@ -450,8 +336,8 @@ describe.skipIf(!available)("Redis faults under load", () => {
   }, 15_000);
 
   it("(c) two instances with their own LruCache: invalidations sent while Redis is down are not lost", async () => {
-    const server = await RedisServer.start();
-    cleanups.push(() => server.kill());
+    const server = await OwnRedis.start();
+    cleanups.push(() => server.stop());
     const prefix = `faults-c:${Date.now()}:`;
     const a = await instance(server, prefix, "lru");
     const b = await instance(server, prefix, "lru");
@@ -484,8 +370,8 @@ describe.skipIf(!available)("Redis faults under load", () => {
   }, 15_000);
 
   it("(d) RedisStorage in a hang: a spill fails closed, stores nothing, and works after it", async () => {
-    const server = await RedisServer.start();
-    cleanups.push(() => server.kill());
+    const server = await OwnRedis.start();
+    cleanups.push(() => server.stop());
     const prefix = `faults-d:${Date.now()}:`;
     // A client of our own, so the second fault can hang Redis exactly as the write goes out.
     const redis = new Redis(server.url, {
