@@ -36,15 +36,19 @@ export class ArticlesService {
     input: { site: z.string().min(1).max(100).describe("site id, e.g. tech") },
     annotations: { readOnlyHint: true },
   })
+  // adaptive: a model that reads the whole catalogue gets pages of 20, 20, 40, 50, 50, …
+  // (fewer calls); one that looks at the first page pays the same as with fixed pages.
   @Paginated(["updatedAt", "slug"], {
     limit: 20,
     maxLimit: 50,
+    adaptive: true,
     fields: LIST_FIELDS,
     defaultFields: ["uri", "title", "updatedAt", "premium"],
   })
   async listArticles({ site }: { site: string }, ctx: ToolContext) {
     // Reading ctx.page tells the framework the query is keyset-aware: it then trusts the
     // database's order and only cuts the extra row off, instead of sorting in memory.
+    // page.limit is this page's size, already grown when the walk has gone on a while.
     const page = ctx.page;
     if (!page) throw new Error("list_articles runs under @Paginated, so ctx.page is always set");
     const rows = await this.repo.listAfter(site, articleKey(page.after), page.limit + 1);

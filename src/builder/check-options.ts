@@ -94,6 +94,14 @@ export class OptionChecker {
     return value as T;
   }
 
+  /** True, false, or absent (`undefined`); `fix` says what each value does. */
+  optionalBoolean(name: string, value: unknown, fix: string): boolean | undefined {
+    if (value !== undefined && typeof value !== "boolean") {
+      this.fail(`${name} must be true or false, not ${describe(value)}`, fix);
+    }
+    return value;
+  }
+
   optionalString(name: string, value: unknown): string | undefined {
     if (value !== undefined && typeof value !== "string") {
       this.fail(`${name} must be a string, not ${describe(value)}`, `pass a string, or leave ${name} out`);

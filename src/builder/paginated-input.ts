@@ -73,6 +73,7 @@ export function resolvePaginationSpec(
   if (as === "items" && options.link !== undefined) {
     check.fail('has `link` without `as: "links"`', 'add as: "links", or drop `link`');
   }
+  const adaptive = checkAdaptive(check, options.adaptive, limit, maxLimit, options.maxLimit !== undefined);
   return {
     stableKey: [...stableKey],
     limit,
@@ -83,7 +84,30 @@ export function resolvePaginationSpec(
     as,
     link: options.link,
     stream: stream && streamSpec(check, stream as StreamChunkOptions),
+    adaptive,
   };
+}
+
+/** `adaptive`: a boolean, and room to grow (`maxLimit` above `limit`) when true. */
+function checkAdaptive(
+  check: OptionChecker,
+  value: unknown,
+  limit: number,
+  maxLimit: number,
+  maxLimitGiven: boolean,
+): boolean {
+  const adaptive = check.optionalBoolean(
+    "`adaptive`",
+    value,
+    "use adaptive: true to grow the pages of a long walk, or drop the option for fixed pages",
+  );
+  if (adaptive && maxLimit <= limit) {
+    check.fail(
+      `\`adaptive: true\` needs \`maxLimit\` above \`limit\` for pages to grow, but ${maxLimitGiven ? `\`maxLimit\` is ${maxLimit}` : `\`maxLimit\` defaults to ${maxLimit}`} and \`limit\` is ${limit}`,
+      `raise \`maxLimit\` (e.g. maxLimit: ${Math.max(100, limit * 4)}), or drop \`adaptive\``,
+    );
+  }
+  return adaptive ?? false;
 }
 
 /** How long a read of a live source may wait past its window's end, unless `stream.graceMs` says. */
@@ -112,6 +136,7 @@ const PAGINATED_OPTIONS = Object.keys({
   stream: true,
   as: true,
   link: true,
+  adaptive: true,
 } satisfies Record<keyof PaginatedOptions, true>);
 
 const STREAM_OPTIONS = Object.keys({ window: true, maxBytes: true, graceMs: true } satisfies Record<
@@ -143,7 +168,12 @@ export function paginationInputShape(
     .int()
     .min(1)
     .optional()
-    .describe(`Page size (default ${spec.limit}, at most ${spec.maxLimit}; larger values are clamped).`);
+    .describe(
+      `Page size (default ${spec.limit}, at most ${spec.maxLimit}; larger values are clamped).${
+        // Tells the model how to get the growth: a limit it repeats on every call pins the size.
+        spec.adaptive ? " Omit it when following nextCursor to let pages grow." : ""
+      }`,
+    );
   const shape: Record<string, z.ZodType> = {
     cursor: z
       .string()

@@ -6,7 +6,9 @@ import { type MethodDecorator, memberKindOf } from "./member-kind.js";
 /**
  * Pages a tool's or resource template's result by a stable, unique key (one field or
  * several), with signed cursors. Adds `cursor` and `limit` inputs (and `fields` when
- * `fields` is given); the result is `{ items, nextCursor, hasMore, count }`.
+ * `fields` is given); the result is `{ items, nextCursor, hasMore, count }`. With
+ * `adaptive: true`, the pages of a walk that keeps going grow (20, 20, 40, 80, … up to
+ * `maxLimit`, within the budget), so reading a whole list takes far fewer calls.
  *
  * @example
  * ```ts
@@ -14,6 +16,12 @@ import { type MethodDecorator, memberKindOf } from "./member-kind.js";
  * @Paginated(["updatedAt", "slug"], { limit: 20, maxLimit: 50 })
  * list({ site }: { site: string }, ctx: ToolContext) {
  *   return this.repo.after(site, ctx.page!.after, ctx.page!.limit + 1);
+ * }
+ *
+ * @Tool()
+ * @Paginated("id", { limit: 20, maxLimit: 200, adaptive: true })
+ * events(_input: unknown, ctx: ToolContext) {
+ *   return this.repo.eventsAfter(ctx.page!.after, ctx.page!.limit + 1); // limit is the grown size
  * }
  * ```
  */

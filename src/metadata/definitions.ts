@@ -132,6 +132,20 @@ export interface PaginatedOptions {
   as?: "items" | "links";
   /** Under `as: "links"`: the link of one item, as the handler returned it. */
   link?: (item: any) => PageLink;
+  /**
+   * Pages grow while a walk keeps going (needs `maxLimit` above `limit`). The first two
+   * pages of a walk have `limit` items; from the third on, a page the client asks for
+   * without `limit` holds twice as many as the page before really returned, up to
+   * `maxLimit` and always within the budget. A `limit` the client passes is that page's
+   * size, as without `adaptive`. A model that reads a whole list makes far fewer calls;
+   * one that looks at one page pays exactly what it paid before, byte for byte.
+   *
+   * @example
+   * ```ts
+   * @Paginated("id", { limit: 20, maxLimit: 200, adaptive: true }) // pages of 20, 20, 40, 80, 160, 200, …
+   * ```
+   */
+  adaptive?: boolean;
 }
 
 /** The `resource_link` of one item of a page answered `as: "links"`. */

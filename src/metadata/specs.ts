@@ -19,6 +19,8 @@ export interface PaginationSpec {
   readonly link: ((item: unknown) => PageLink) | undefined;
   /** Present for stream chunks (`stream` option), with `graceMs` filled in. */
   readonly stream: StreamChunkSpec | undefined;
+  /** Pages of a walk grow (`adaptive: true`); `maxLimit` is then above `limit`. */
+  readonly adaptive: boolean;
 }
 
 /** `stream` of `@Paginated`, checked, with the grace of a live read decided (default 250 ms). */

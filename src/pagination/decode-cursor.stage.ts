@@ -6,6 +6,7 @@ import type { Stage } from "../pipeline/invocation.js";
 import type { OperationDefinition } from "../pipeline/operation.js";
 import type { StageFactory } from "../pipeline/stage-factory.js";
 import { toolError } from "../results/tool-error.js";
+import { adaptiveLimit, FIRST_PAGE, readProgress, type WalkProgress } from "./adaptive-pages.js";
 import { type CursorBinding, type CursorCodec, CursorError } from "./cursor-codec.js";
 import type { KeyValue } from "./cursor-values.js";
 import { PAGE_REQUEST } from "./page-request.js";
@@ -13,7 +14,8 @@ import { describeKeySpec } from "./stable-key.js";
 import { BoundError, resolveWindow, type StreamWindow } from "./stream-window.js";
 
 /**
- * Under `@Paginated`: checks and decodes the `cursor` input, clamps `limit`, resolves a
+ * Under `@Paginated`: checks and decodes the `cursor` input, clamps `limit` (under
+ * `adaptive`, grows it when the client left it out: see `adaptiveLimit`), resolves a
  * stream's `since`/`until` range, and hands the page to the handler as `ctx.page`. A
  * cursor is bound to the operation, its input without `cursor`/`limit`/`fields`, the key
  * spec and the principal; anything else is refused with a message telling the client to
@@ -37,7 +39,11 @@ function decoderFor(definition: OperationDefinition, cursors: CursorCodec, clock
       keySpec,
       principal: owner.startsWith("principal:") ? owner : null,
     };
-    let opened: { after: Record<string, KeyValue> | null; window: StreamWindow | undefined };
+    let opened: {
+      after: Record<string, KeyValue> | null;
+      window: StreamWindow | undefined;
+      progress: WalkProgress | undefined;
+    };
     try {
       opened =
         typeof cursor === "string"
@@ -53,16 +59,25 @@ function decoderFor(definition: OperationDefinition, cursors: CursorCodec, clock
         return refuse(definition, `Invalid arguments for ${operation}: ${error.message}.`);
       throw error;
     }
+    // A limit the client passes is that page's size; only a page left to the server grows.
+    const size =
+      typeof limit === "number"
+        ? limit
+        : opened.progress
+          ? adaptiveLimit(opened.progress, spec.limit, spec.maxLimit)
+          : spec.limit;
     const page = {
       after: opened.after,
-      limit: Math.min(typeof limit === "number" ? limit : spec.limit, spec.maxLimit),
+      limit: Math.min(size, spec.maxLimit),
       fields: spec.fields
         ? ((fields as string[] | undefined) ?? spec.defaultFields ?? spec.fields)
         : undefined,
     };
-    PAGE_REQUEST.set(invocation, { ...page, binding, window: opened.window });
-    // What decides this page besides the input: the cache keys by it.
+    PAGE_REQUEST.set(invocation, { ...page, binding, window: opened.window, progress: opened.progress });
+    // What decides this page besides the input: the cache keys by it. Under `adaptive`, the
+    // page's nextCursor carries the page count too, so a cached page serves the same count.
     invocation.identity.push(page.after, page.limit, page.fields ?? null, opened.window ?? null);
+    if (opened.progress) invocation.identity.push(opened.progress.pagesBefore);
     invocation.page = {
       ...page,
       cursor: typeof cursor === "string" ? cursor : null,
@@ -82,12 +97,12 @@ function decoderFor(definition: OperationDefinition, cursors: CursorCodec, clock
 function openCursor(cursors: CursorCodec, cursor: string, binding: CursorBinding, spec: PaginationSpec) {
   const { after, state } = cursors.open(cursor, binding);
   const window = spec.stream ? { since: asBound(state.s), until: asBound(state.u) } : undefined;
-  return { after, window };
+  return { after, window, progress: spec.adaptive ? readProgress(state, spec.limit) : undefined };
 }
 
 function firstPage(input: Record<string, unknown>, spec: PaginationSpec, now: number) {
   const window = spec.stream ? resolveWindow(input.since, input.until, spec.stream, now) : undefined;
-  return { after: null, window };
+  return { after: null, window, progress: spec.adaptive ? FIRST_PAGE : undefined };
 }
 
 function asBound(value: KeyValue | undefined): number | Date | null {

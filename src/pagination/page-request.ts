@@ -1,4 +1,5 @@
 import { InvocationSlot } from "../pipeline/invocation.js";
+import type { WalkProgress } from "./adaptive-pages.js";
 import type { CursorBinding } from "./cursor-codec.js";
 import type { KeyValue } from "./cursor-values.js";
 import type { StreamWindow } from "./stream-window.js";
@@ -11,6 +12,8 @@ export interface PageRequest {
   readonly binding: CursorBinding;
   /** For stream chunks: the range of the first key field this walk covers. */
   readonly window: StreamWindow | undefined;
+  /** Under `adaptive: true`: how far the walk has come, for the next page's cursor. */
+  readonly progress: WalkProgress | undefined;
 }
 
 /** Where the `decodeCursor` stage leaves the request for the `paginate` stage. */

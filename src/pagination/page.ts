@@ -3,8 +3,11 @@ import type { PageLink } from "../metadata/definitions.js";
 import { ResultPage } from "../pipeline/outcomes.js";
 import type { KeyValue } from "./cursor-values.js";
 
-/** Makes the cursor that continues after an item with this key. */
-export type CursorMaker = (key: Record<string, KeyValue>) => string;
+/**
+ * Makes the cursor that continues after an item with this key; `returned` is how many
+ * items the page really returns up to and including it (an adaptive walk grows from it).
+ */
+export type CursorMaker = (key: Record<string, KeyValue>, returned: number) => string;
 
 /** What a page carries besides its items and keys. */
 export interface PageExtras {
@@ -42,7 +45,7 @@ export class Page<T = unknown> extends ResultPage<T> {
   /** The cursor of the next page, or null on the last one. */
   get nextCursor(): string | null {
     const last = this.keys[this.keys.length - 1];
-    return this.hasMore && last ? this.makeCursor(last) : null;
+    return this.hasMore && last ? this.makeCursor(last, this.keys.length) : null;
   }
 
   /** The first `n` items; the next page then starts right after the last of them. */
@@ -54,7 +57,7 @@ export class Page<T = unknown> extends ResultPage<T> {
   /** The cursor that continues after item `index` (used to skip an item too large to return). */
   cursorAfter(index: number): string | null {
     const key = this.keys[index];
-    return key ? this.makeCursor(key) : null;
+    return key ? this.makeCursor(key, index + 1) : null;
   }
 
   toJSON(): Record<string, unknown> {

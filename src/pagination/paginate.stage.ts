@@ -6,6 +6,7 @@ import type { OperationDefinition } from "../pipeline/operation.js";
 import { isErrorResult } from "../pipeline/outcomes.js";
 import type { StageFactory } from "../pipeline/stage-factory.js";
 import { isPlainObject, jsonReplacer } from "../results/shape-tool-result.js";
+import { progressState } from "./adaptive-pages.js";
 import { type CollectedRows, rowsFromArray, rowsFromIterable, rowsFromTrustedArray } from "./collect-rows.js";
 import type { CursorCodec } from "./cursor-codec.js";
 import type { KeyValue } from "./cursor-values.js";
@@ -69,8 +70,8 @@ function paginatorFor(
         hasMore = true;
       }
     }
-    const state = request.window ? { s: request.window.since, u: request.window.until } : undefined;
-    const makeCursor = (key: Record<string, KeyValue>) => cursors.encode(key, request.binding, state);
+    const makeCursor = (key: Record<string, KeyValue>, returned: number) =>
+      cursors.encode(key, request.binding, cursorState(spec, request, returned));
     const describe = spec.stream ? describeChunk(spec, request, rows.cutShort === true) : undefined;
     // A link is made from the item as the handler returned it (its URI may need fields a selection leaves out).
     const link = spec.link;
@@ -83,6 +84,25 @@ function paginatorFor(
       ...(links ? { links: true } : {}),
     });
   };
+}
+
+/**
+ * What a next cursor carries besides the key: a stream's range, and an adaptive walk's
+ * progress counted from what the page really returned (the budget may have shrunk it
+ * after this stage, through `prefix`). Undefined when there is nothing to carry, so a
+ * plain cursor stays as short as it was.
+ */
+function cursorState(
+  spec: PaginationSpec,
+  request: PageRequest,
+  returned: number,
+): Record<string, unknown> | undefined {
+  const window = request.window ? { s: request.window.since, u: request.window.until } : {};
+  const progress = request.progress
+    ? progressState({ pagesBefore: request.progress.pagesBefore + 1, lastCount: returned }, spec.limit)
+    : {};
+  const state = { ...window, ...progress };
+  return Object.keys(state).length > 0 ? state : undefined;
 }
 
 /**

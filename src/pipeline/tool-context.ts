@@ -87,7 +87,10 @@ export interface ToolContext {
 export interface PageContext {
   /** The stable-key values of the last item already returned, or null on the first page. */
   readonly after: Readonly<Record<string, StableKeyValue>> | null;
-  /** Page size requested, clamped to `maxLimit`. */
+  /**
+   * This page's size: the `limit` requested, clamped to `maxLimit`; under `adaptive`, the
+   * grown size when the client left `limit` out. Fetch `limit + 1` rows.
+   */
   readonly limit: number;
   /** The cursor as the client sent it, or null. */
   readonly cursor: string | null;

@@ -358,16 +358,34 @@ describe("start-up checks of @Paginated", () => {
       "Svc.list: @Paginated `stream` has an unknown option `windw`. Fix: use only `window`, `maxBytes` or `graceMs`.",
     ],
     [
+      "adaptive that is not a boolean",
+      "id",
+      { adaptive: "yes" },
+      'Svc.list: @Paginated `adaptive` must be true or false, not "yes". Fix: use adaptive: true to grow the pages of a long walk, or drop the option for fixed pages.',
+    ],
+    [
+      "adaptive with maxLimit equal to limit",
+      "id",
+      { adaptive: true, limit: 50, maxLimit: 50 },
+      "Svc.list: @Paginated `adaptive: true` needs `maxLimit` above `limit` for pages to grow, but `maxLimit` is 50 and `limit` is 50. Fix: raise `maxLimit` (e.g. maxLimit: 200), or drop `adaptive`.",
+    ],
+    [
+      "adaptive with a default maxLimit that leaves no room",
+      "id",
+      { adaptive: true, limit: 100 },
+      "Svc.list: @Paginated `adaptive: true` needs `maxLimit` above `limit` for pages to grow, but `maxLimit` defaults to 100 and `limit` is 100. Fix: raise `maxLimit` (e.g. maxLimit: 400), or drop `adaptive`.",
+    ],
+    [
       "an unknown option",
       "id",
       { limt: 10 },
-      "Svc.list: @Paginated has an unknown option `limt`. Fix: use only `limit`, `maxLimit`, `order`, `fields`, `defaultFields`, `stream`, `as` or `link`.",
+      "Svc.list: @Paginated has an unknown option `limt`. Fix: use only `limit`, `maxLimit`, `order`, `fields`, `defaultFields`, `stream`, `as`, `link` or `adaptive`.",
     ],
     [
       "unknown options",
       "id",
       { limt: 10, ordr: "asc" },
-      "Svc.list: @Paginated has unknown options `limt` and `ordr`. Fix: use only `limit`, `maxLimit`, `order`, `fields`, `defaultFields`, `stream`, `as` or `link`.",
+      "Svc.list: @Paginated has unknown options `limt` and `ordr`. Fix: use only `limit`, `maxLimit`, `order`, `fields`, `defaultFields`, `stream`, `as`, `link` or `adaptive`.",
     ],
   ])("refuses %s", async (_, key, options, message) => {
     expect(await startupMessage([toolWith(Paginated(never(key), never(options)))])).toBe(message);
@@ -381,7 +399,7 @@ describe("start-up checks of @Paginated", () => {
       logs() {}
     }
     expect(await startupMessage([Logs])).toBe(
-      "Logs.logs: @Paginated has an unknown option `limt`. Fix: use only `limit`, `maxLimit`, `order`, `fields`, `defaultFields`, `stream`, `as` or `link`.",
+      "Logs.logs: @Paginated has an unknown option `limt`. Fix: use only `limit`, `maxLimit`, `order`, `fields`, `defaultFields`, `stream`, `as`, `link` or `adaptive`.",
     );
   });
 });
