@@ -27,8 +27,14 @@
  * built there (`npm run build`), to the same interleaved rounds: a before/after of a change
  * measured side by side, e.g. `--compare before=../frugal-mcp-main` (a checkout older than
  * this bench needs bench/startup/ copied in before its build).
+ *
+ * The frugal-mcp servers import the package by its name, as users do, so they run on dist/:
+ * frugal-mcp's code bundled by rolldown.config.mjs into one shared chunk. `--unbundled` adds
+ * the same two servers on tsc's per-module output of the same sources (.build/lib/, which
+ * `npm run build` bundles), put in a scratch package under .tmp/: what bundling saves.
  */
 import { type ChildProcessByStdio, spawn } from "node:child_process";
+import { cpSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Readable, Writable } from "node:stream";
 import { fileURLToPath } from "node:url";
@@ -50,7 +56,26 @@ interface Server {
 }
 
 const here = (file: string) => fileURLToPath(new URL(`./startup/${file}`, import.meta.url));
-const compared = process.argv.flatMap((arg, i) => (process.argv[i - 1] === "--compare" ? [arg] : []));
+/**
+ * A scratch package named frugal-mcp whose dist/ is tsc's per-module output (.build/lib/), with
+ * copies of the startup servers (copies: Node resolves a symlinked main module from its target).
+ */
+function unbundledPackage(): string {
+  const root = fileURLToPath(new URL("../../", import.meta.url));
+  const dir = resolve(root, ".tmp/startup-unbundled");
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(resolve(dir, ".build/bench"), { recursive: true });
+  const pkg = { name: "frugal-mcp", private: true, type: "module", exports: { ".": "./dist/index.js" } };
+  writeFileSync(resolve(dir, "package.json"), `${JSON.stringify(pkg)}\n`);
+  symlinkSync(resolve(root, ".build/lib"), resolve(dir, "dist"));
+  cpSync(resolve(root, ".build/bench/startup"), resolve(dir, ".build/bench/startup"), { recursive: true });
+  return dir;
+}
+
+const compared = [
+  ...process.argv.flatMap((arg, i) => (process.argv[i - 1] === "--compare" ? [arg] : [])),
+  ...(process.argv.includes("--unbundled") ? [`unbundled=${unbundledPackage()}`] : []),
+];
 const SERVERS: readonly Server[] = [
   {
     name: "bare",

@@ -21,7 +21,7 @@ versions="${NODE_VERSIONS:-22 24}"
 if [ -z "${TARBALL:-}" ]; then
   mkdir -p .tmp/tarball
   rm -f .tmp/tarball/frugal-mcp-*.tgz
-  echo "› npm pack (prepack: clean dist/, tsc -p tsconfig.build.json)"
+  echo "› npm pack (prepack: clean dist/, tsc -p tsconfig.build.json, rolldown -c rolldown.config.mjs)"
   pack_json="$(npm pack --json --pack-destination .tmp/tarball --loglevel=error)"
   TARBALL="$PWD/.tmp/tarball/$(node -e 'console.log(JSON.parse(process.argv[1])[0].filename)' "$pack_json")"
 fi

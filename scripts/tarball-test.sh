@@ -6,7 +6,7 @@
 # answers. It also checks what the user's install brings: no native addon and none of the
 # packages only the examples and tests use.
 #
-#   npm run test:tarball                  # packs (prepack: clean dist/, tsc), then tests on this `node`
+#   npm run test:tarball                  # packs (prepack: clean dist/, tsc, rolldown), then tests on this `node`
 #   TARBALL=path/to.tgz bash scripts/tarball-test.sh   # tests a given tarball (scripts/node-versions.sh)
 #   TARBALL_LINT=0 …                      # skips publint and attw on the tarball
 #
@@ -41,14 +41,16 @@ if [ -n "${TARBALL:-}" ]; then
 else
   mkdir -p .tmp/tarball
   rm -f .tmp/tarball/frugal-mcp-*.tgz
-  echo "› npm pack (prepack: clean dist/, tsc -p tsconfig.build.json)"
+  echo "› npm pack (prepack: clean dist/, tsc -p tsconfig.build.json, rolldown -c rolldown.config.mjs)"
   pack_json="$(npm pack --json --pack-destination .tmp/tarball --loglevel=error)"
   tarball="$root/.tmp/tarball/$(node -e 'console.log(JSON.parse(process.argv[1])[0].filename)' "$pack_json")"
   node -e '
     const [p] = JSON.parse(process.argv[1]);
     const maps = p.files.filter((f) => f.path.endsWith(".map")).length;
     const sources = p.files.filter((f) => f.path.startsWith("src/")).length;
+    const js = p.files.filter((f) => f.path.endsWith(".js")).map((f) => f.path);
     console.log(`  ${p.filename}: ${(p.size / 1024).toFixed(0)} KiB packed, ${(p.unpackedSize / 1024 / 1024).toFixed(1)} MiB unpacked, ${p.entryCount} files (${maps} source maps, ${sources} sources)`);
+    console.log(`  JavaScript (bundled by rolldown.config.mjs): ${js.join(", ")}`);
   ' "$pack_json"
 fi
 [ -f "$tarball" ] || { echo "no tarball at $tarball" >&2; exit 1; }
@@ -97,6 +99,27 @@ check_install() {
   done
 }
 
+# Fails when a shipped source map names a source the package does not ship.
+check_source_maps() {
+  local kind="$1" missing
+  missing="$(node -e '
+    const { readFileSync, existsSync, readdirSync } = require("node:fs");
+    const { dirname, resolve } = require("node:path");
+    const root = "node_modules/frugal-mcp";
+    const missing = [];
+    for (const file of readdirSync(root, { recursive: true })) {
+      if (!file.endsWith(".map")) continue;
+      const map = JSON.parse(readFileSync(resolve(root, file), "utf8"));
+      (map.sources ?? []).forEach((source, i) => {
+        if (!map.sourcesContent?.[i] && !existsSync(resolve(root, dirname(file), map.sourceRoot ?? "", source)))
+          missing.push(`${file} -> ${source}`);
+      });
+    }
+    console.log(missing.slice(0, 5).join(" "));
+  ')"
+  [ -z "$missing" ] || fail "$kind: source maps name sources the package does not ship: $missing"
+}
+
 # Number of packages and size of node_modules.
 measure() {
   local packages size
@@ -121,6 +144,7 @@ run_project() {
   npm install --no-audit --no-fund --loglevel=error "$tarball" reflect-metadata zod@4 >/dev/null
   echo "  $kind: \`npm install <tarball> reflect-metadata zod@4\`: $((SECONDS - t0)) s, $(measure)"
   check_install "$kind"
+  check_source_maps "$kind"
   # The test's own tools: the compiler and the SDK for the client.
   npm install --no-audit --no-fund --loglevel=error --save-dev \
     "typescript@$typescript_version" "@types/node@$types_node_version" \
