@@ -41,16 +41,36 @@ export type HandlerDecorator<Input> = <Handler extends (input: Input, ctx: ToolC
  */
 export type HandlerInput<S extends InputSchema, Absent> = [S] extends [never] ? Absent : SchemaOutput<S>;
 
-/** The zod output type of an `input` option; `any` when its fields are not known statically. */
+/**
+ * The zod output type of an `input` option, as a handler receives it; `any` when its fields
+ * are not known statically.
+ */
 export type SchemaOutput<S extends InputSchema> = S extends z.ZodObject
   ? string extends keyof S["shape"]
     ? any
-    : z.output<S>
+    : Received<z.output<S>>
   : S extends Record<string, z.ZodType>
     ? string extends keyof S
       ? any
-      : z.output<z.ZodObject<S, z.core.$strict>>
+      : Received<z.output<z.ZodObject<S, z.core.$strict>>>
     : never;
+
+/**
+ * A parsed object as it really arrives: zod types an optional field `tag?: string | undefined`,
+ * but a parsed object never holds an optional key set to `undefined` (JSON has no
+ * `undefined`; a missing key stays missing). Saying so lets a handler declare
+ * `{ tag?: string }` under `exactOptionalPropertyTypes`, where the zod type would not fit it.
+ */
+type Received<T> = 0 extends 1 & T
+  ? T
+  : string extends keyof T
+    ? T // a loose object's index signature: left as zod types it
+    : { [K in RequiredKeys<T>]: T[K] } & { [K in OptionalKeys<T>]?: Exclude<T[K], undefined> } extends infer R
+      ? { [K in keyof R]: R[K] }
+      : never;
+
+type OptionalKeys<T> = { [K in keyof T]-?: {} extends Pick<T, K> ? K : never }[keyof T];
+type RequiredKeys<T> = Exclude<keyof T, OptionalKeys<T>>;
 
 /**
  * The variables of a URI template literal, as a handler receives them without an `input`:

@@ -51,3 +51,20 @@ export class NotesService {
 
 @McpModule({ services: [NotesService], providers: [NotesStore] })
 export class AppModule {}
+
+// Compile-time checks only (no module lists this service): the README's `{ tag?: string }`
+// for an optional field compiles under `exactOptionalPropertyTypes` because handlers receive
+// optional fields without `| undefined`, and an optional field's type is still checked.
+@McpService()
+export class TypedHandlerChecks {
+  @Tool({ description: "Count notes", input: { tag: z.string().optional() } })
+  countNotes({ tag }: { tag?: string }) {
+    return { count: 0, tag: tag ?? null };
+  }
+
+  // @ts-expect-error an optional field's type is still checked
+  @Tool({ input: { tag: z.string().optional() } })
+  wrongTagType({ tag }: { tag?: number }) {
+    return { tag };
+  }
+}
