@@ -60,6 +60,7 @@ export type {
   ToolOptions,
   ToolVisibility,
 } from "./metadata/definitions.js";
+export type { OperationStats } from "./metrics/operation-stats.js";
 export {
   type ByteChunk,
   type ByteRange,
@@ -85,18 +86,20 @@ export type {
 } from "./pipeline/resource-handle.js";
 export { MAX_TOKENS_META } from "./pipeline/token-limit.js";
 export type {
+  AskOptions,
   McpLog,
   PageContext,
   SampleOptions,
   StableKeyValue,
   ToolContext,
 } from "./pipeline/tool-context.js";
-export type { RedisConnectionOptions } from "./redis/redis-connection.js";
+export type { RedisClient, RedisClusterNode, RedisConnectionOptions } from "./redis/redis-connection.js";
 export { audio, type ContentBlock, embeddedResource, image, resourceLink, text } from "./results/content.js";
 export { toolError } from "./results/tool-error.js";
 export type { McpAppOptions } from "./runtime/app-options.js";
 export { type AppStats, McpApp } from "./runtime/mcp-app.js";
 export { McpFactory } from "./runtime/mcp-factory.js";
+export type { McpApp2026 } from "./runtime/protocol-2026/app-2026.js";
 export { FileStorage, type FileStorageOptions } from "./storage/file-storage.js";
 export { MemoryStorage, type MemoryStorageOptions } from "./storage/memory-storage.js";
 export { RedisStorage, type RedisStorageOptions } from "./storage/redis-storage.js";
@@ -104,10 +107,14 @@ export { type S3ClientLike, S3Storage, type S3StorageOptions } from "./storage/s
 export type {
   ContentKind,
   ResourceStorage,
+  SharedUsage,
   StoragePart,
   StoredResourceMeta,
+  UsageClaim,
+  UsageLimits,
+  UsageRecord,
 } from "./storage/storage.js";
-export { StorageError } from "./storage/storage.js";
+export { StorageError, VersionConflictError } from "./storage/storage.js";
 export { createTestClient, type TestClient, type TestClientOptions } from "./testing/create-test-client.js";
 export {
   type BpeEncoding,
@@ -116,6 +123,8 @@ export {
 } from "./tokenizer/bpe-token-counter.js";
 export type { TokenCount, TokenCounter } from "./tokenizer/token-counter.js";
 export { CACHE, CLOCK, EVENT_BUS, LOGGER, STORAGE, TOKEN_COUNTER } from "./tokens.js";
+export type { Authenticate, AuthOptions } from "./transports/authenticate.js";
+export { CONNECTION_LIMIT_DEFAULTS, type ConnectionLimitOptions } from "./transports/connection-limits.js";
 export type { HostPolicy } from "./transports/host-guard.js";
 export type { HttpHandler, HttpHandlerOptions, HttpHandlerStats } from "./transports/http-handler.js";
 export type { ListenOptions } from "./transports/listen.js";
@@ -124,3 +133,6 @@ export {
   MemoryEventStore,
   type MemoryEventStoreOptions,
 } from "./transports/memory-event-store.js";
+export { RedisEventStore, type RedisEventStoreOptions } from "./transports/redis-event-store.js";
+export type { SharedEventStore } from "./transports/scoped-event-store.js";
+export { MAX_URI_LENGTH } from "./uri/uri-limits.js";

@@ -1,7 +1,7 @@
 import type { Clock } from "../clock/clock.js";
 import type { Logger } from "../logging/logger.js";
 import type { AppMetrics } from "../metrics/app-metrics.js";
-import type { Stage } from "../pipeline/invocation.js";
+import type { CallOutcome, Stage } from "../pipeline/invocation.js";
 import type { OperationDefinition } from "../pipeline/operation.js";
 import { isErrorResult } from "../pipeline/outcomes.js";
 import type { StageFactory } from "../pipeline/stage-factory.js";
@@ -59,9 +59,11 @@ function cacheFor(definition: OperationDefinition, deps: CacheStageDeps): Stage 
     const trusted = trust?.trusts(namespace) ?? true;
     const read = trusted ? await failOpen("read", () => cache.get(key)) : undefined;
     const hit = read === failed ? undefined : read;
-    if (hit && hit.expiresAt > clock.now()) {
+    const now = clock.now();
+    if (hit && hit.expiresAt > now) {
       metrics.cacheHits++;
       invocation.outcome.cacheHit = true;
+      keptFor(invocation.outcome, hit.expiresAt - now, !ownerScoped);
       logger.debug(`cache hit ${key}`);
       return hit.value;
     }
@@ -74,6 +76,7 @@ function cacheFor(definition: OperationDefinition, deps: CacheStageDeps): Stage 
       return running.promise;
     }
     metrics.cacheMisses++;
+    invocation.outcome.cacheMiss = true;
     logger.debug(`cache miss ${key}`);
     const flight = flights.start(key, namespace, invocation.input, invocation.ctx.signal);
     invocation.signal = flight.signal;
@@ -93,7 +96,8 @@ function cacheFor(definition: OperationDefinition, deps: CacheStageDeps): Stage 
           input: invocation.input,
           expiresAt: clock.now() + spec.ttl,
         };
-        await failOpen("write", () => cache.set(key, entry, spec.ttl));
+        const wrote = await failOpen("write", () => cache.set(key, entry, spec.ttl));
+        if (wrote !== failed) keptFor(invocation.outcome, spec.ttl, !ownerScoped);
       }
       flight.resolve(result);
       return result;
@@ -104,4 +108,10 @@ function cacheFor(definition: OperationDefinition, deps: CacheStageDeps): Stage 
       flights.finish(key, flight);
     }
   };
+}
+
+/** Records how long the result just served stays fresh, and for whom (the 2026-07-28 cache hints). */
+function keptFor(outcome: CallOutcome, ms: number, shared: boolean): void {
+  outcome.freshForMs = ms;
+  outcome.sharedAcrossOwners = shared;
 }

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import {
   closeRedis,
   connectRedis,
+  hashTag,
   type RedisConnection,
   type RedisConnectionOptions,
   redisConnection,
@@ -41,6 +42,10 @@ interface StoredEntry {
  * hung Redis runs once it is back). An invalidation with a matcher drops the entries it
  * picks through the namespace's set of keys. Entries of a replaced generation stay until
  * their TTL or their key's next write.
+ *
+ * Works on Redis Cluster too (`cluster: [...]`, or a `Cluster` as `client`): every key of
+ * a namespace carries the namespace as its hash tag (`<prefix>e:{<namespace>}:<key>`), so
+ * each transaction and MGET stays on one slot.
  *
  * @example
  * ```ts
@@ -158,15 +163,15 @@ export class RedisCache implements ResultCache {
   }
 
   private entryKey(key: string): string {
-    return `${this.prefix}e:${key}`;
+    return `${this.prefix}e:${hashTag(namespaceOfKey(key))}:${key}`;
   }
 
   private indexKey(namespace: string): string {
-    return `${this.prefix}i:${namespace}`;
+    return `${this.prefix}i:${hashTag(namespace)}`;
   }
 
   private generationKey(namespace: string): string {
-    return `${this.prefix}g:${namespace}`;
+    return `${this.prefix}g:${hashTag(namespace)}`;
   }
 }
 

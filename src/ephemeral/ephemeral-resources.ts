@@ -2,12 +2,28 @@ import type { Clock } from "../clock/clock.js";
 import type { Logger } from "../logging/logger.js";
 import type { CreateResourceOptions as HandlerCreateOptions } from "../pipeline/resource-handle.js";
 import { derivedResourceId, newResourceId } from "../storage/resource-id.js";
-import { type ResourceStorage, StorageError, type StoredResourceMeta } from "../storage/storage.js";
+import {
+  type ResourceStorage,
+  StorageError,
+  type StoredResourceMeta,
+  VersionConflictError,
+} from "../storage/storage.js";
 import { encodeContentYielding } from "./encode-yielding.js";
 import { EPHEMERAL_DEFAULTS, type EphemeralSettings } from "./ephemeral-settings.js";
 import { chosenUriProblem, EPHEMERAL_SCHEME, ephemeralUri, idOfEphemeralUri } from "./ephemeral-uri.js";
+import type { QuotaBook, SettleWrite } from "./quota-book.js";
 import { QuotaLedger } from "./quota-ledger.js";
 import { ResourceLimitError, ResourceNotFoundError } from "./resource-errors.js";
+import { SharedQuota } from "./shared-quota.js";
+
+/**
+ * Tries of a write that keeps meeting a newer version (another call or instance wrote the
+ * same resource in between): each try reads the resource again and builds on it.
+ */
+const WRITE_ATTEMPTS = 20;
+
+/** Content encoded for storage. */
+type Encoded = Awaited<ReturnType<typeof encodeContentYielding>>;
 
 /** Options of one resource being created: the handler's (`ctx.resources.create`), plus the tool that made it. */
 export interface CreateResourceOptions extends HandlerCreateOptions {
@@ -29,10 +45,15 @@ export interface CreateResourceOptions extends HandlerCreateOptions {
  * two resources, and finding one is two `stat`s (the caller's own, then the global one),
  * with no index to keep. The stored metadata names the URI and the owner, and both are
  * checked on every lookup.
+ *
+ * Several instances may share one storage (`RedisStorage`): writes are conditional on the
+ * version they read (a write that meets a newer one reads again and retries, so two
+ * instances updating one resource never lose an update), quotas are counted by the
+ * storage for all instances, and listing asks the storage for the caller's resources only.
  */
 export class EphemeralResources {
   /** Bytes stored and promised per creator, checked before every write. */
-  private readonly quota: QuotaLedger;
+  private readonly quota: QuotaBook;
   private readonly updates = new Map<string, Promise<unknown>>();
   private sweeper: NodeJS.Timeout | undefined;
   /** Called when an owner's list of resources changed (null: a global resource). */
@@ -49,7 +70,10 @@ export class EphemeralResources {
     private readonly logger: Logger,
     readonly settings: EphemeralSettings = {},
   ) {
-    this.quota = new QuotaLedger(storage, clock, logger, settings, (owner) => this.onListChanged(owner));
+    const onDeleted = (owner: string | null) => this.onListChanged(owner);
+    this.quota = storage.usage
+      ? new SharedQuota(storage.usage, storage, clock, logger, settings, onDeleted)
+      : new QuotaLedger(storage, clock, logger, settings, onDeleted);
   }
 
   /** Starts sweeping expired resources on a timer that never keeps the process alive. */
@@ -89,32 +113,50 @@ export class EphemeralResources {
     creator: string,
   ): Promise<StoredResourceMeta> {
     const owner = options.scope === "global" ? null : creator;
-    const previous = options.uri === undefined ? undefined : await this.replaceable(id, uri, owner, creator);
     // A result of tens of megabytes is encoded in steps, letting other sessions' calls run.
     const encoded = await encodeContentYielding(value, options.mimeType);
-    const now = this.clock.now();
-    const meta: StoredResourceMeta = {
-      id,
-      uri,
-      owner,
-      creator,
-      name: options.name ?? options.tool ?? "result",
-      ...(options.description === undefined ? {} : { description: options.description }),
-      mimeType: encoded.mimeType,
-      kind: encoded.kind,
-      size: encoded.content.length,
-      total: encoded.total,
-      // Never the version of what it replaces (even an expired one): a reader mid-walk notices.
-      version: (previous?.meta.version ?? 0) + 1,
-      createdAt: now,
-      expiresAt: now + (options.ttl ?? this.settings.defaultTtlMs ?? EPHEMERAL_DEFAULTS.defaultTtlMs),
-    };
-    const delta = meta.size - (previous?.live ? previous.meta.size : 0);
-    await this.quota.reserve(creator, delta);
-    await letOthersRun(meta.size);
-    await this.store(meta, encoded.content, encoded.index, creator, delta);
-    this.onListChanged(meta.owner);
-    return meta;
+    return this.retryingConflicts(async () => {
+      const previous =
+        options.uri === undefined ? undefined : await this.replaceable(id, uri, owner, creator);
+      const now = this.clock.now();
+      const meta: StoredResourceMeta = {
+        id,
+        uri,
+        owner,
+        creator,
+        name: options.name ?? options.tool ?? "result",
+        ...(options.description === undefined ? {} : { description: options.description }),
+        mimeType: encoded.mimeType,
+        kind: encoded.kind,
+        size: encoded.content.length,
+        total: encoded.total,
+        // Never the version of what it replaces (even an expired one): a reader mid-walk notices.
+        version: (previous?.meta.version ?? 0) + 1,
+        createdAt: now,
+        expiresAt: now + (options.ttl ?? this.settings.defaultTtlMs ?? EPHEMERAL_DEFAULTS.defaultTtlMs),
+      };
+      // A random id is new: nothing to expect. A chosen URI's id replaces what was read.
+      const expected = options.uri === undefined ? undefined : (previous?.meta.version ?? 0);
+      await this.store(meta, encoded, previous?.live ? previous.meta.size : 0, expected);
+      this.onListChanged(meta.owner);
+      return meta;
+    });
+  }
+
+  /** Runs a read-then-write again while the write meets a version newer than the one it read. */
+  private async retryingConflicts<T>(attempt: () => Promise<T>): Promise<T> {
+    for (let tries = 1; ; tries++) {
+      try {
+        return await attempt();
+      } catch (error) {
+        if (!(error instanceof VersionConflictError)) throw error;
+        if (tries >= WRITE_ATTEMPTS) {
+          throw new StorageError(
+            `could not store the result (the resource changed ${tries} times while it was written, by other calls or instances); nothing was saved; try again`,
+          );
+        }
+      }
+    }
   }
 
   /** The URI a handler chose, or a refusal that says what is wrong with it. */
@@ -168,19 +210,19 @@ export class EphemeralResources {
   }
 
   private async updateNow(uri: string, value: unknown, caller: string): Promise<StoredResourceMeta> {
-    const current = await this.ownedBy(uri, caller);
-    const encoded = await encodeContentYielding(value, current.mimeType);
-    const meta: StoredResourceMeta = {
-      ...current,
-      kind: encoded.kind,
-      size: encoded.content.length,
-      total: encoded.total,
-      version: current.version + 1,
-    };
-    await this.quota.reserve(caller, meta.size - current.size);
-    await letOthersRun(meta.size);
-    await this.store(meta, encoded.content, encoded.index, caller, meta.size - current.size);
-    return meta;
+    return this.retryingConflicts(async () => {
+      const current = await this.ownedBy(uri, caller);
+      const encoded = await encodeContentYielding(value, current.mimeType);
+      const meta: StoredResourceMeta = {
+        ...current,
+        kind: encoded.kind,
+        size: encoded.content.length,
+        total: encoded.total,
+        version: current.version + 1,
+      };
+      await this.store(meta, encoded, current.size, current.version);
+      return meta;
+    });
   }
 
   /** Runs `work` once every earlier update of the same resource (in this process) has finished. */
@@ -249,19 +291,33 @@ export class EphemeralResources {
     return undefined;
   }
 
-  /** Resources `caller` may see, newest first; a global one is left out where the caller has its own at that URI. */
+  /**
+   * Resources `caller` may see, newest first; a global one is left out where the caller
+   * has its own at that URI. Costs the caller's own resources and the global ones, never
+   * every owner's: the storage lists by owner, or the quota ledger indexes them.
+   */
   async list(caller: string): Promise<StoredResourceMeta[]> {
     const now = this.clock.now();
-    const own: StoredResourceMeta[] = [];
-    const global: StoredResourceMeta[] = [];
-    for await (const meta of this.storage.list()) {
-      if (meta.expiresAt <= now) continue;
-      if (meta.owner === caller) own.push(meta);
-      else if (meta.owner === null) global.push(meta);
-    }
+    const live = (metas: StoredResourceMeta[], owner: string | null) =>
+      metas.filter((meta) => meta.expiresAt > now && meta.owner === owner);
+    const own = live(await this.ownedList(caller), caller);
+    const global = live(await this.ownedList(null), null);
     const ownUris = new Set(own.map((meta) => meta.uri));
     const visible = [...own, ...global.filter((meta) => !ownUris.has(meta.uri))];
     return visible.sort((a, b) => b.createdAt - a.createdAt);
+  }
+
+  /** The stored resources of one owner (null: global ones), expired ones included. */
+  private async ownedList(owner: string | null): Promise<StoredResourceMeta[]> {
+    const metas: StoredResourceMeta[] = [];
+    if (this.storage.listByOwner) {
+      for await (const meta of this.storage.listByOwner(owner)) metas.push(meta);
+      return metas;
+    }
+    const ids = (await this.quota.owned(owner)) ?? [];
+    const found = await Promise.all(ids.map((id) => this.storage.stat(id)));
+    for (const meta of found) if (meta) metas.push(meta);
+    return metas;
   }
 
   /** Whole content of a visible resource (for `resources/read`). */
@@ -271,7 +327,8 @@ export class EphemeralResources {
 
   /** Deletes everything an owner created (when its session ends, if configured). */
   async deleteOwnedBy(owner: string): Promise<void> {
-    for await (const meta of this.storage.list()) {
+    const candidates = [...(await this.ownedList(owner)), ...(await this.ownedList(null))];
+    for (const meta of candidates) {
       if (meta.creator === owner && (await this.storage.delete(meta.id).catch(() => false))) {
         this.quota.forget(meta.id);
       }
@@ -299,29 +356,47 @@ export class EphemeralResources {
     return meta;
   }
 
-  /** Writes a version; settles what `reserve` promised, whether the write succeeds or not. */
+  /**
+   * Writes a version (only over version `expected`, when given) within the quotas; settles
+   * what the quota reserved, whether the write succeeds or not. A version conflict is
+   * passed on as it is, for the caller to read again.
+   */
   private async store(
     meta: StoredResourceMeta,
-    content: Buffer,
-    index: Buffer,
-    creator: string,
-    delta: number,
-  ) {
+    encoded: Encoded,
+    replacedSize: number,
+    expected: number | undefined,
+  ): Promise<void> {
+    let settle: SettleWrite;
     try {
-      await this.storage.put(meta, content, index);
+      settle = await this.quota.reserve(meta, replacedSize);
     } catch (error) {
-      this.logger.error(`storing ${meta.uri} failed`, error);
-      const reason = error instanceof StorageError ? error.message : "the storage backend failed";
-      throw new StorageError(`could not store the result (${reason}); nothing was saved`);
-    } finally {
-      this.quota.release(creator, delta);
+      // A quota refusal is the caller's to read; a shared ledger that failed is a storage failure.
+      throw error instanceof StorageError ? this.storeFailed(meta, error) : error;
     }
-    this.quota.recordWrite(meta);
+    let written = false;
+    try {
+      await letOthersRun(meta.size);
+      await this.storage.put(meta, encoded.content, encoded.index, expected);
+      written = true;
+    } catch (error) {
+      if (error instanceof VersionConflictError) throw error;
+      throw this.storeFailed(meta, error);
+    } finally {
+      await settle(written);
+    }
+  }
+
+  /** Logs a failed write and says so to the caller, with nothing saved. */
+  private storeFailed(meta: StoredResourceMeta, error: unknown): StorageError {
+    this.logger.error(`storing ${meta.uri} failed`, error);
+    const reason = error instanceof StorageError ? error.message : "the storage backend failed";
+    return new StorageError(`could not store the result (${reason}); nothing was saved`);
   }
 
   /** Deletes expired resources and reconciles the quota ledger in the same walk. */
   private async sweep(): Promise<void> {
-    await this.quota.reconcile(true);
+    await this.quota.sweep();
   }
 }
 

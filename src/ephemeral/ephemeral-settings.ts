@@ -8,8 +8,13 @@ export interface EphemeralSettings {
    */
   maxBytesPerOwner?: number | undefined;
   /**
-   * Bytes all owners may hold at once (default 2 GiB). `MemoryStorage` is also bounded by
-   * its own `maxBytes` (default 256 MiB); File, Redis and S3 storage only by this.
+   * Bytes all owners may hold at once. Default: 2 GiB, or the storage's own capacity when
+   * it reports a smaller one (`MemoryStorage`: its `maxBytes`, default 256 MiB), so the
+   * quota, which evicts anonymous sessions' results to make room, is met before the
+   * storage refuses. Set above the storage's capacity, the storage's cap wins: writes past
+   * it are refused (with an error naming `MemoryStorage` `maxBytes`), nothing is evicted.
+   * `MemoryStorage` also counts each result's index (8 bytes per line or array item)
+   * against its cap; results of many short lines may meet it just before the quota.
    */
   maxTotalBytes?: number | undefined;
   /** Delete a session's resources when it ends (default false; the TTL bounds them anyway). */
@@ -38,3 +43,23 @@ export const EPHEMERAL_DEFAULTS = Object.freeze({
   maxBytesPerOwner: 256 * 1024 * 1024,
   maxTotalBytes: 2 * 1024 * 1024 * 1024,
 });
+
+/**
+ * The settings in force on `storage`: `maxTotalBytes`, when not given, is the default or
+ * the storage's `capacityBytes` if that is smaller. Given values are kept as they are.
+ *
+ * @example
+ * ```ts
+ * settingsForStorage(undefined, new MemoryStorage()).maxTotalBytes; // 268435456 (256 MiB)
+ * settingsForStorage({ maxTotalBytes: 1e9 }, new MemoryStorage()).maxTotalBytes; // 1e9: the storage refuses first
+ * ```
+ */
+export function settingsForStorage(
+  settings: EphemeralSettings | undefined,
+  storage: object,
+): EphemeralSettings {
+  if (settings?.maxTotalBytes !== undefined) return settings;
+  const capacity = (storage as { capacityBytes?: unknown }).capacityBytes;
+  const reported = typeof capacity === "number" && capacity > 0 ? capacity : Number.POSITIVE_INFINITY;
+  return { ...settings, maxTotalBytes: Math.min(EPHEMERAL_DEFAULTS.maxTotalBytes, reported) };
+}

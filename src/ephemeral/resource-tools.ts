@@ -8,6 +8,7 @@ import { toolError } from "../results/tool-error.js";
 import type { StoredResourceMeta } from "../storage/storage.js";
 import { fitPrefix } from "../tokenizer/fit-prefix.js";
 import type { TokenCounter } from "../tokenizer/token-counter.js";
+import { MAX_URI_LENGTH } from "../uri/uri-limits.js";
 import { declaredContent } from "./declared-content.js";
 import type { StoredContent } from "./entry-reader.js";
 import type { EphemeralResources } from "./ephemeral-resources.js";
@@ -28,13 +29,17 @@ const READ_AHEAD_BYTES = 256 * 1024;
  */
 const READ_AHEAD_BYTES_PER_TOKEN = 16;
 
+/** A URI to read or search: at most `MAX_URI_LENGTH` characters, refused by name beyond. */
+const uriInput = z
+  .string()
+  .max(MAX_URI_LENGTH, `a resource URI may be at most ${MAX_URI_LENGTH} characters; shorten it`)
+  .describe(
+    "The URI of any resource you may read (an ephemeral:// link, a static resource, a template instance).",
+  );
+
 /** Inputs of `read_resource`. */
 export const readResourceInput = {
-  uri: z
-    .string()
-    .describe(
-      "The URI of any resource you may read (an ephemeral:// link, a static resource, a template instance).",
-    ),
+  uri: uriInput,
   offset: z.number().int().min(0).optional().describe("First item, line or byte (default 0)."),
   limit: z
     .number()
@@ -47,11 +52,7 @@ export const readResourceInput = {
 
 /** Inputs of `search_resource`. */
 export const searchResourceInput = {
-  uri: z
-    .string()
-    .describe(
-      "The URI of any resource you may read (an ephemeral:// link, a static resource, a template instance).",
-    ),
+  uri: uriInput,
   pattern: z.string().min(1).max(1000).describe("Text to find (literal unless regex is true)."),
   regex: z.boolean().default(false).describe("Treat the pattern as an RE2 regular expression."),
   ignoreCase: z.boolean().default(false),

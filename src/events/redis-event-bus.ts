@@ -1,10 +1,14 @@
 import { randomUUID } from "node:crypto";
-import type { Redis, RedisOptions } from "ioredis";
+import type { RedisOptions } from "ioredis";
 import {
   closeRedis,
+  clusterOptions,
   connectRedis,
+  createClusterClient,
   createRedisClient,
   endClient,
+  isCluster,
+  type RedisClient,
   type RedisConnection,
   type RedisConnectionOptions,
   redisConnection,
@@ -54,6 +58,9 @@ interface WireMessage extends Partial<BusEvent> {
  * through `onDeliveryChange`, and `"restored"` once it is subscribed and answered again:
  * the app's caches then drop what events missed in between could have invalidated.
  *
+ * On Redis Cluster (`cluster: [...]`, or a `Cluster` as `client`), PUBLISH reaches the
+ * subscribers of every node, so instances connected to different nodes hear each other.
+ *
  * @example
  * ```ts
  * providers: [{ provide: EVENT_BUS, useValue: new RedisEventBus({ channel: "articles:events" }) }]
@@ -63,7 +70,7 @@ export class RedisEventBus implements EventBus {
   private readonly local = new InMemoryEventBus();
   private readonly watchers = new Set<(change: DeliveryChange) => void>();
   private readonly publisher: RedisConnection;
-  private readonly subscriber: Redis;
+  private readonly subscriber: RedisClient;
   private readonly channel: string;
   private readonly heartbeatMs: number;
   private readonly instanceId = randomUUID();
@@ -93,12 +100,7 @@ export class RedisEventBus implements EventBus {
       ...redisOptions(options.commandTimeoutMs),
       autoResubscribe: false,
     };
-    this.subscriber = options.client
-      ? options.client.duplicate(subscriberOptions)
-      : createRedisClient(
-          options.url ?? process.env.REDIS_URL ?? "redis://127.0.0.1:6379",
-          subscriberOptions,
-        );
+    this.subscriber = subscriberFor(options, subscriberOptions);
     this.subscriber.on("message", (channel: string, message: string) => {
       if (channel === this.channel) void this.receive(message);
     });
@@ -163,11 +165,22 @@ export class RedisEventBus implements EventBus {
   }
 
   private async open(): Promise<void> {
-    await connectRedis(this.publisher);
-    // "end": closed by an earlier app built from the same module; connect it again.
-    if (["wait", "end", "close"].includes(this.subscriber.status)) await this.subscriber.connect();
+    // Both connections are opened whatever becomes of the other: a publisher that failed to
+    // connect (a Redis slow to answer at start-up) must not leave the subscriber never
+    // opened, or this instance would never hear the others once Redis answers.
+    const [published, subscribing] = await Promise.allSettled([
+      connectRedis(this.publisher),
+      this.connectSubscriber(),
+    ]);
+    if (published.status === "rejected") throw published.reason;
+    if (subscribing.status === "rejected") throw subscribing.reason;
     const error = await this.subscribeNow();
     if (error) throw error;
+  }
+
+  private async connectSubscriber(): Promise<void> {
+    // "end": closed by an earlier app built from the same module; connect it again.
+    if (["wait", "end", "close"].includes(this.subscriber.status)) await this.subscriber.connect();
   }
 
   /** Subscribes (once at a time); resolves with the failure, if any, and never rejects. */
@@ -230,6 +243,9 @@ export class RedisEventBus implements EventBus {
     if (this.closed) return;
     if (this.outbox.length > 0 || this.overflowed) void this.flush();
     if (this.subscriber.status === "ready" && !this.subscribed) void this.subscribeNow();
+    // A first connection that failed for good (ioredis gave up on it): try again.
+    if (this.subscriber.status === "end" || this.subscriber.status === "wait")
+      void this.connectSubscriber().catch(() => {});
     if (!this.subscribed || this.pinging) return;
     this.pinging = true;
     this.subscriber.ping().then(
@@ -302,6 +318,21 @@ export class RedisEventBus implements EventBus {
     if (typeof event.name !== "string") return;
     await this.local.emit(event.name, event.payload).catch(() => {});
   }
+}
+
+/**
+ * The bus's own subscriber connection, of the same kind as its publisher: a copy of an
+ * adopted client (a Cluster's copy subscribes through one of its nodes; PUBLISH reaches
+ * every node of a cluster), or a new one.
+ */
+function subscriberFor(options: RedisEventBusOptions, settings: RedisOptions): RedisClient {
+  const { client, cluster } = options;
+  if (client)
+    return isCluster(client)
+      ? client.duplicate(undefined, clusterOptions(settings))
+      : client.duplicate(settings);
+  if (cluster && cluster.length > 0) return createClusterClient(cluster, settings);
+  return createRedisClient(options.url ?? process.env.REDIS_URL ?? "redis://127.0.0.1:6379", settings);
 }
 
 /** A short reason for a Redis failure (no URL, no credentials). */

@@ -1,3 +1,8 @@
+import { FRUGAL_ATTRIBUTES } from "../observability/mcp-attributes.js";
+import { McpTelemetry } from "../observability/mcp-telemetry.js";
+import { OperationCounters } from "./operation-stats.js";
+import { RereadTracker } from "./reread-tracker.js";
+
 /** Tokens a tool returned: how many calls were counted and their total. */
 export interface ToolTokens {
   calls: number;
@@ -6,7 +11,8 @@ export interface ToolTokens {
 
 /**
  * Counters shared by the pipeline stages of one app, read by `app.stats()`. Plain
- * numbers, no locking: Node runs stages on one thread.
+ * numbers, no locking: Node runs stages on one thread. The app's OpenTelemetry tracer and
+ * instruments live here too, obtained once per app.
  */
 export class AppMetrics {
   cacheHits = 0;
@@ -19,12 +25,36 @@ export class AppMetrics {
   cacheStaleDiscards = 0;
   /** Sources of `resources/list` that failed (the others were still listed). */
   resourceListErrors = 0;
+  /** Failures of `resources/list` per source (a template's URI, the ephemeral storage). */
+  readonly listFailures = new Map<string, number>();
   readonly tokensByTool = new Map<string, ToolTokens>();
+  /** Per tool name, resource URI or template, and prompt name (`app.stats().operations`). */
+  readonly operations = new Map<string, OperationCounters>();
+  /** Which owner read which resource URI, to count re-reads (bounded). */
+  readonly rereads = new RereadTracker();
+  readonly telemetry = new McpTelemetry();
 
   recordTokens(tool: string, tokens: number): void {
     const entry = this.tokensByTool.get(tool) ?? { calls: 0, tokens: 0 };
     entry.calls++;
     entry.tokens += tokens;
     this.tokensByTool.set(tool, entry);
+  }
+
+  /** The counters of one operation, made on its first call. */
+  operation(key: string): OperationCounters {
+    let counters = this.operations.get(key);
+    if (!counters) {
+      counters = new OperationCounters();
+      this.operations.set(key, counters);
+    }
+    return counters;
+  }
+
+  /** Counts a source of `resources/list` that failed (the listing went on without it). */
+  recordListFailure(source: string): void {
+    this.resourceListErrors++;
+    this.listFailures.set(source, (this.listFailures.get(source) ?? 0) + 1);
+    this.telemetry.listFailures.add(1, { [FRUGAL_ATTRIBUTES.source]: source });
   }
 }

@@ -1,7 +1,30 @@
 import { createHash, hkdfSync, randomBytes } from "node:crypto";
 import { FrugalConfigError } from "../errors/config-error.js";
 
-/** One secret, or several for rotation (the first signs; all verify). */
+/**
+ * One secret, or several for rotation: the first signs new cursors, every one verifies.
+ * Give every instance of an app the same list. Rotating without downtime takes three
+ * rollouts, so no instance ever meets a cursor signed by a key it does not know:
+ *
+ * 1. `[old, new]` everywhere (old still signs; new is known everywhere);
+ * 2. `[new, old]` everywhere (new signs; cursors signed by old still verify);
+ * 3. after `cursorTtlMs` (24 hours by default), `[new]`: every cursor old signed has expired.
+ *
+ * A key's id travels in each cursor; it is derived from the secret, or given with
+ * `{ id, secret }` (then keep the id with its secret). Two entries may not share an id.
+ *
+ * @example
+ * ```ts
+ * McpFactory.create(AppModule, {
+ *   name: "articles",
+ *   version: "1.0.0",
+ *   cursorSecret: [
+ *     { id: "2026-12", secret: process.env.CURSOR_KEY_CURRENT! },
+ *     { id: "2026-11", secret: process.env.CURSOR_KEY_PREVIOUS! },
+ *   ],
+ * });
+ * ```
+ */
 export type CursorSecret =
   | string
   | Uint8Array
@@ -57,9 +80,20 @@ export function createKeyring(secret: CursorSecret | undefined): CursorKeyring {
     const derive = (purpose: string) => Buffer.from(hkdfSync("sha256", bytes, Buffer.alloc(0), purpose, 32));
     return { id, sign: derive("frugal-mcp cursor signing"), encrypt: derive("frugal-mcp cursor encryption") };
   });
+  const byId = new Map<string, CursorKey>();
+  for (const key of keys) {
+    // Two secrets under one id: cursors of one would be checked against the other, and fail.
+    if (byId.has(key.id))
+      throw new FrugalConfigError(
+        "cursorSecret",
+        `two keys have the id "${key.id}"`,
+        "give each secret its own id (or list each secret once)",
+      );
+    byId.set(key.id, key);
+  }
   return {
     current: keys[0] as CursorKey,
-    byId: new Map(keys.map((k) => [k.id, k])),
+    byId,
     ephemeral,
     weak,
   };

@@ -26,12 +26,21 @@ export interface CallOutcome {
   cacheable: boolean;
   /** True when the result was served from the cache. */
   cacheHit: boolean;
+  /** True when the cache had no answer and the call ran the handler (not one that joined a running miss). */
+  cacheMiss: boolean;
   /** True when the result was stored as an ephemeral resource and a link returned. */
   spilled: boolean;
   /** Tokens the model reads, when a budget counted them. */
   tokens: number | undefined;
-  /** Items of the page returned, under `@Paginated`. */
+  /** Items of the page returned, under `@Paginated` (set when the page is shaped, after the budget). */
   pageCount: number | undefined;
+  /**
+   * How much longer (ms) this very result stays fresh, when a stage keeps it (the cache, on
+   * a hit or a store): the 2026-07-28 registrar turns it into the result's `ttlMs`.
+   */
+  freshForMs: number | undefined;
+  /** True when that kept result is the same for every caller (not scoped to an owner): `cacheScope` "public". */
+  sharedAcrossOwners: boolean;
 }
 
 /** The state of one call as it passes through the pipeline. */
@@ -103,7 +112,16 @@ export function newInvocation(
     pageRead: false,
     signal: undefined,
     identity: [],
-    outcome: { cacheable: true, cacheHit: false, spilled: false, tokens: undefined, pageCount: undefined },
+    outcome: {
+      cacheable: true,
+      cacheHit: false,
+      cacheMiss: false,
+      spilled: false,
+      tokens: undefined,
+      pageCount: undefined,
+      freshForMs: undefined,
+      sharedAcrossOwners: false,
+    },
     shaped: undefined,
     slots: undefined,
   } as Omit<Invocation, "ctx"> & { ctx?: ToolContext };

@@ -1,9 +1,11 @@
 import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
 import type {
+  ClientCapabilities,
   CreateMessageRequestParams,
   CreateMessageResult,
   ElicitRequestParams,
   ElicitResult,
+  ListRootsResult,
   LoggingLevel,
 } from "@modelcontextprotocol/sdk/types.js";
 import type { ResourceHandle } from "./resource-handle.js";
@@ -63,8 +65,18 @@ export interface ToolContext {
    * answers with an error.
    */
   sample(request: string | CreateMessageRequestParams, options?: SampleOptions): Promise<CreateMessageResult>;
-  /** Asks the user for input through the client (`elicitation/create`); rejects like `sample`. */
-  elicit(params: ElicitRequestParams): Promise<ElicitResult>;
+  /**
+   * Asks the user for input through the client (`elicitation/create`); rejects like `sample`.
+   * `options.key` names the question in a 2026-07-28 input-required result (ignored on 2025).
+   */
+  elicit(params: ElicitRequestParams, options?: AskOptions): Promise<ElicitResult>;
+  /** Asks the client for its roots (`roots/list`); rejects like `sample` without the `roots` capability. */
+  listRoots(options?: AskOptions): Promise<ListRootsResult>;
+  /**
+   * The capabilities the client declared: at the handshake on a 2025 session, in the
+   * request's own envelope on a 2026-07-28 request. Ask only what the client supports.
+   */
+  readonly clientCapabilities: ClientCapabilities | undefined;
   /** The app's event bus: `ctx.events.emit("articles.changed", { site })`. */
   readonly events: { emit(name: string, payload?: unknown): Promise<void> };
   /** Ephemeral resources by hand: `create`, `update`, `delete`, `read`, owned by this caller. */
@@ -108,8 +120,25 @@ export interface PageContext {
  */
 export type StableKeyValue = string | number | boolean | bigint | Date | null;
 
-/** Options of the `ctx.sample("…")` shorthand. */
-export interface SampleOptions {
+/**
+ * Options of a question to the client (`ctx.elicit`, `ctx.sample`, `ctx.listRoots`).
+ *
+ * @example
+ * ```ts
+ * const answer = await ctx.elicit({ message: "Your name?", requestedSchema }, { key: "user_name" });
+ * ```
+ */
+export interface AskOptions {
+  /**
+   * The key of this question in a 2026-07-28 input-required result (`inputRequests`), under
+   * which the client answers; default `frugal.<n>` (the n-th question of the call). Unique
+   * within one call. Ignored on 2025 sessions, where the question is a request of its own.
+   */
+  key?: string | undefined;
+}
+
+/** Options of `ctx.sample`: the shorthand's settings, and the question's key. */
+export interface SampleOptions extends AskOptions {
   maxTokens?: number | undefined;
   systemPrompt?: string | undefined;
   temperature?: number | undefined;

@@ -1,7 +1,25 @@
 import { createRequire } from "node:module";
-import type { Redis, RedisOptions } from "ioredis";
+import type { Cluster, ClusterOptions, Redis, RedisOptions } from "ioredis";
 
 let ioredis: typeof import("ioredis") | undefined;
+
+/** ioredis, loaded on first use (see `createRedisClient`). */
+function loadIoredis(): typeof import("ioredis") {
+  ioredis ??= createRequire(import.meta.url)("ioredis") as typeof import("ioredis");
+  return ioredis;
+}
+
+/**
+ * A client of one Redis or of a Redis Cluster: the providers use only commands both
+ * have, and build keys so that every multi-key command and script stays on one slot.
+ */
+export type RedisClient = Redis | Cluster;
+
+/** A node of a Redis Cluster to start from (the client finds the others). */
+export interface RedisClusterNode {
+  readonly host: string;
+  readonly port: number;
+}
 
 /**
  * A new ioredis client. ioredis is loaded here, on first use (importing it costs about
@@ -10,23 +28,53 @@ let ioredis: typeof import("ioredis") | undefined;
  * and ioredis is CommonJS, so this is the very module an `import "ioredis"` would give.
  */
 export function createRedisClient(url: string, options: RedisOptions): Redis {
-  ioredis ??= createRequire(import.meta.url)("ioredis") as typeof import("ioredis");
-  return new ioredis.Redis(url, options);
+  return new (loadIoredis().Redis)(url, options);
+}
+
+/** A new ioredis Cluster client over `nodes`, with the same fail-fast settings per node. */
+export function createClusterClient(nodes: readonly RedisClusterNode[], options: RedisOptions): Cluster {
+  return new (loadIoredis().Cluster)([...nodes], clusterOptions(options));
+}
+
+/** The settings of `redisOptions` as ioredis Cluster options (per node, and for the cluster). */
+export function clusterOptions(options: RedisOptions): ClusterOptions {
+  const { enableOfflineQueue, retryStrategy, lazyConnect, ...perNode } = options;
+  return {
+    enableOfflineQueue: enableOfflineQueue ?? false,
+    lazyConnect: lazyConnect ?? true,
+    clusterRetryStrategy: (attempt) => (retryStrategy ? (retryStrategy(attempt) ?? null) : null),
+    // A slot that moved is followed at once; nothing waits in a queue meanwhile.
+    retryDelayOnMoved: 0,
+    redisOptions: perNode,
+  };
+}
+
+/** True for an ioredis Cluster client. */
+export function isCluster(client: RedisClient): client is Cluster {
+  return (client as { isCluster?: boolean }).isCluster === true;
 }
 
 /** How a Redis-backed provider gets its connection. */
 export interface RedisConnectionOptions {
   /** Connection URL (default `REDIS_URL`, else `redis://127.0.0.1:6379`). */
   url?: string;
-  /** A client of your own; the provider never closes it. */
-  client?: Redis;
+  /**
+   * A client of your own: an ioredis `Redis`, or a `Cluster` for Redis Cluster. The
+   * provider never closes it.
+   */
+  client?: RedisClient;
+  /**
+   * Nodes of a Redis Cluster to connect to (the provider opens, and closes, an ioredis
+   * `Cluster` over them): `cluster: [{ host: "10.0.0.1", port: 7000 }]`.
+   */
+  cluster?: readonly RedisClusterNode[];
   /** Longest a single command may take before it fails (default 250 ms). */
   commandTimeoutMs?: number;
 }
 
 /** A connection and whether the provider owns (and must close) it. */
 export interface RedisConnection {
-  readonly client: Redis;
+  readonly client: RedisClient;
   readonly owned: boolean;
 }
 
@@ -50,8 +98,11 @@ export function redisOptions(commandTimeoutMs = 250): RedisOptions {
 /** Opens (lazily) or adopts a Redis connection. */
 export function redisConnection(options: RedisConnectionOptions): RedisConnection {
   if (options.client) return { client: options.client, owned: false };
-  const url = options.url ?? process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
-  const client = createRedisClient(url, redisOptions(options.commandTimeoutMs));
+  const settings = redisOptions(options.commandTimeoutMs);
+  const client =
+    options.cluster && options.cluster.length > 0
+      ? createClusterClient(options.cluster, settings)
+      : createRedisClient(options.url ?? process.env.REDIS_URL ?? "redis://127.0.0.1:6379", settings);
   // Connection errors surface on the commands that fail (and are logged there); without a
   // listener ioredis would also print each reconnection attempt as an unhandled error.
   client.on("error", () => {});
@@ -79,7 +130,7 @@ export async function closeRedis(connection: RedisConnection): Promise<void> {
 }
 
 /** QUIT resolves before the socket closes; wait for "end" (or at most a second). */
-export async function endClient(client: Redis): Promise<void> {
+export async function endClient(client: RedisClient): Promise<void> {
   if (client.status === "end" || client.status === "wait") return;
   let timer: NodeJS.Timeout | undefined;
   const ended = new Promise<void>((resolve) => {
@@ -93,4 +144,34 @@ export async function endClient(client: Redis): Promise<void> {
   }
   await ended;
   clearTimeout(timer);
+}
+
+/**
+ * Every key matching `pattern`, page by page, with SCAN (never KEYS). On a Cluster, SCAN
+ * sees one node's keys, so each master is scanned in turn. A key may come twice.
+ *
+ * @example
+ * ```ts
+ * for await (const keys of scanKeys(client, "app:m:*")) console.log(keys.length);
+ * ```
+ */
+export async function* scanKeys(client: RedisClient, pattern: string, count = 500): AsyncIterable<string[]> {
+  const nodes: Redis[] = isCluster(client) ? client.nodes("master") : [client];
+  for (const node of nodes) {
+    let cursor = "0";
+    do {
+      const [next, keys] = await node.scan(cursor, "MATCH", pattern, "COUNT", count);
+      cursor = next;
+      if (keys.length > 0) yield keys;
+    } while (cursor !== "0");
+  }
+}
+
+/**
+ * `{text}` as the hash tag of a Redis Cluster key: keys that carry the same tag live on
+ * one slot, so a transaction or a script over them runs on one node. On a single Redis
+ * it is only part of the name.
+ */
+export function hashTag(text: string): string {
+  return `{${text}}`;
 }

@@ -58,6 +58,14 @@ export interface McpAppOptions {
   maxCursorLength?: number | undefined;
   /** How long `create` waits for providers that hold connections to become ready (default 500 ms). */
   readyTimeoutMs?: number | undefined;
+  /**
+   * `"2026-07-28"` serves that MCP revision as well (sessionless requests, `server/discover`,
+   * input-required results, cache hints, `subscriptions/listen`) through the SDK v2 packages
+   * `@modelcontextprotocol/server` and `@modelcontextprotocol/node` (optional peer
+   * dependencies, loaded only then), still answering 2025-11-25 clients. Default: MCP up to
+   * 2025-11-25 on `@modelcontextprotocol/sdk` 1.x.
+   */
+  protocol?: "2026-07-28" | undefined;
 }
 
 export const DEFAULT_INPUT_LIMITS: InputLimits = { maxBytes: 1024 * 1024, maxElements: 10_000, maxDepth: 32 };

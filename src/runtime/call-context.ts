@@ -4,6 +4,7 @@ import {
   CreateMessageResultSchema,
   type ElicitRequestParams,
   ElicitResultSchema,
+  ListRootsResultSchema,
   type LoggingLevel,
   McpError,
   type ServerNotification,
@@ -12,8 +13,16 @@ import {
 import type { EventBus } from "../events/event-bus.js";
 import type { CallState } from "../pipeline/invocation.js";
 import type { ResourceHandle } from "../pipeline/resource-handle.js";
-import type { McpLog, PageContext, SampleOptions, ToolContext } from "../pipeline/tool-context.js";
+import type {
+  AskOptions,
+  McpLog,
+  PageContext,
+  SampleOptions,
+  ToolContext,
+} from "../pipeline/tool-context.js";
+import { INPUT_KEY_OPTION, isReplayed } from "./client-questions.js";
 import { logLevelPasses, type Session } from "./session.js";
+import { ANONYMOUS_RESOURCES_REFUSED, serverRequestRefused } from "./stateless-session.js";
 
 /** The SDK's per-request extra, as the low-level server hands it to a handler. */
 export type RequestExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
@@ -77,6 +86,9 @@ export class CallContext implements ToolContext {
   }
 
   get resources(): ResourceHandle {
+    // An anonymous stateless call is owned by its request alone: what it stored, nobody could read.
+    if (this.session.stateless && !this.owner.startsWith("principal:"))
+      throw new Error(ANONYMOUS_RESOURCES_REFUSED);
     this.resourceHandle ??= this.makeResourceHandle(this.owner, this.operation);
     return this.resourceHandle;
   }
@@ -177,18 +189,39 @@ export class CallContext implements ToolContext {
         : request;
     // The call's own sendRequest keeps the request on this call's stream (HTTP) and ties it to cancellation.
     return this.askClient("sampling", "sampling/createMessage", () =>
-      this.extra.sendRequest({ method: "sampling/createMessage", params }, CreateMessageResultSchema, {
-        signal: this.signal,
-      }),
+      this.extra.sendRequest(
+        { method: "sampling/createMessage", params },
+        CreateMessageResultSchema,
+        this.askOptions(options),
+      ),
     );
   }
 
-  elicit(params: ElicitRequestParams) {
+  elicit(params: ElicitRequestParams, options: AskOptions = {}) {
     return this.askClient("elicitation", "elicitation/create", () =>
-      this.extra.sendRequest({ method: "elicitation/create", params }, ElicitResultSchema, {
-        signal: this.signal,
-      }),
+      this.extra.sendRequest(
+        { method: "elicitation/create", params },
+        ElicitResultSchema,
+        this.askOptions(options),
+      ),
     );
+  }
+
+  listRoots(options: AskOptions = {}) {
+    return this.askClient("roots", "roots/list", () =>
+      this.extra.sendRequest({ method: "roots/list" }, ListRootsResultSchema, this.askOptions(options)),
+    );
+  }
+
+  get clientCapabilities() {
+    return this.session.server.getClientCapabilities();
+  }
+
+  /** The request options of a question: this call's signal, and the key it was named by (2026 replay). */
+  private askOptions({ key }: AskOptions): { signal: AbortSignal } {
+    const options = { signal: this.signal };
+    // An option SDK 1.x does not know (and ignores); the 2026 registrar reads it.
+    return key === undefined ? options : Object.assign(options, { [INPUT_KEY_OPTION]: key });
   }
 
   /**
@@ -197,11 +230,15 @@ export class CallContext implements ToolContext {
    * nested request, not to the `tools/call` it would otherwise replace with the client's code.
    */
   private async askClient<T>(
-    capability: "sampling" | "elicitation",
+    capability: "sampling" | "elicitation" | "roots",
     method: string,
     send: () => Promise<T>,
   ): Promise<T> {
-    if (!this.session.server.getClientCapabilities()?.[capability]) {
+    if (this.session.stateless) {
+      const call = { sampling: "ctx.sample", elicitation: "ctx.elicit", roots: "ctx.listRoots" }[capability];
+      throw new Error(serverRequestRefused(`${call} (${method})`));
+    }
+    if (!isReplayed(this.extra) && !this.session.server.getClientCapabilities()?.[capability]) {
       throw new Error(
         `The client does not support ${method} (it did not declare the "${capability}" capability).`,
       );

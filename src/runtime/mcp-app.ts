@@ -10,6 +10,8 @@ import {
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 import type { InjectionToken } from "tsyringe";
 import type { Logger } from "../logging/logger.js";
+import type { AppMetrics } from "../metrics/app-metrics.js";
+import type { OperationStats } from "../metrics/operation-stats.js";
 import {
   createHttpHandler,
   type HttpHandler,
@@ -25,6 +27,7 @@ import { principalOwner } from "./owner.js";
 import { createRegistrar } from "./registrar.js";
 import { screenParams } from "./screen-params.js";
 import { type Session, sessionServes } from "./session.js";
+import { ownerScopedFeatures, refuseSubscriptions } from "./stateless-session.js";
 
 /** Counters readable with `app.stats()`. */
 export interface AppStats {
@@ -51,7 +54,16 @@ export interface AppStats {
   resources: {
     /** Sources of `resources/list` (a template's `list`, the ephemeral storage) that failed; the rest was listed. */
     listErrors: number;
+    /** The same failures per source: a template's URI, or `"ephemeral storage"`. */
+    listFailures: Record<string, number>;
   };
+  /**
+   * Per operation, keyed by tool name, resource URI or template, and prompt name (a prompt
+   * named like a tool is `prompt:<name>`; reads of spilled results are keyed
+   * `ephemeral://<tool>/{id}`, other stored resources `(stored resources)`). An operation
+   * appears once a call of it has completed.
+   */
+  operations: Record<string, OperationStats>;
 }
 
 /**
@@ -115,6 +127,14 @@ export class McpApp {
     return principalOwner(this.runtime.principalOf, auth);
   }
 
+  /**
+   * The operations whose data belongs to each owner (cached or spilled with
+   * `scope: "owner"`): a stateless HTTP server needs authentication to serve them.
+   */
+  ownerScopedFeatures(): readonly string[] {
+    return ownerScopedFeatures(this.runtime.registry);
+  }
+
   /** Resolves a provider or service from the app's container (handy in tests). */
   get<T>(token: InjectionToken<T>): T {
     return this.appContainer.resolve(token);
@@ -123,19 +143,25 @@ export class McpApp {
   /**
    * Serves one session over an SDK transport, with its own SDK server instance, so two
    * connections never share state (or responses). Resolves once the transport has started.
+   * `stateless: true` serves one request of a stateless HTTP server: requests to the client
+   * (`ctx.elicit`, `ctx.sample`) and subscriptions are refused, and no notification is sent
+   * outside the request (the HTTP handler passes it).
    */
-  async connect(transport: Transport): Promise<void> {
+  async connect(transport: Transport, options: { stateless?: boolean } = {}): Promise<void> {
     if (this.closing) throw new Error("this app is closed; create a new one with McpFactory.create");
     const server = new Server(
       { name: this.options.name, version: this.options.version },
       {
-        capabilities: {
-          tools: { listChanged: true },
-          resources: { subscribe: true, listChanged: true },
-          prompts: { listChanged: true },
-          logging: {},
-          completions: {},
-        },
+        // A stateless request has no stream to notify on later: it offers no subscriptions or list changes.
+        capabilities: options.stateless
+          ? { tools: {}, resources: {}, prompts: {}, logging: {}, completions: {} }
+          : {
+              tools: { listChanged: true },
+              resources: { subscribe: true, listChanged: true },
+              prompts: { listChanged: true },
+              logging: {},
+              completions: {},
+            },
         ...(this.options.instructions === undefined ? {} : { instructions: this.options.instructions }),
         jsonSchemaValidator: this.validator,
       },
@@ -153,9 +179,11 @@ export class McpApp {
       sending: new Set(),
       principals: new Set(),
       lifetime: new AbortController(),
+      stateless: options.stateless === true,
     };
     trackSends(transport, session);
     this.install(session);
+    if (session.stateless) refuseSubscriptions(session);
     server.onclose = () => {
       this.sessions.delete(session);
       session.lifetime.abort(new Error("session closed"));
@@ -228,7 +256,7 @@ export class McpApp {
 
   /** Sends `notifications/resources/updated` to every session subscribed to `uri`. */
   async notifyResourceUpdated(uri: string): Promise<void> {
-    const subscribed = [...this.sessions].filter((s) => s.subscriptions.has(uri));
+    const subscribed = [...this.sessions].filter((s) => !s.stateless && s.subscriptions.has(uri));
     await Promise.allSettled(subscribed.map((s) => s.server.sendResourceUpdated({ uri })));
   }
 
@@ -237,7 +265,10 @@ export class McpApp {
    * session for a global resource, `owner` null).
    */
   async notifyResourceListChanged(owner: string | null): Promise<void> {
-    const targets = [...this.sessions].filter((s) => owner === null || sessionServes(s, owner));
+    // A stateless request has no stream outside its own answer: it is not told.
+    const targets = [...this.sessions].filter(
+      (s) => !s.stateless && (owner === null || sessionServes(s, owner)),
+    );
     await Promise.allSettled(targets.map((s) => s.server.sendResourceListChanged()));
   }
 
@@ -261,7 +292,11 @@ export class McpApp {
         staleDiscards: metrics.cacheStaleDiscards,
       },
       tokens: Object.fromEntries([...metrics.tokensByTool].map(([tool, t]) => [tool, { ...t }])),
-      resources: { listErrors: metrics.resourceListErrors },
+      resources: {
+        listErrors: metrics.resourceListErrors,
+        listFailures: Object.fromEntries(metrics.listFailures),
+      },
+      operations: operationStats(metrics),
     };
   }
 
@@ -323,6 +358,15 @@ export class McpApp {
       await close().catch((e) => this.logger.error("closing a listener failed", e));
     await closeAll(this.appContainer.instances, this.logger);
   }
+}
+
+/** A snapshot of every operation that completed a call. */
+function operationStats(metrics: AppMetrics): Record<string, OperationStats> {
+  const operations: Record<string, OperationStats> = {};
+  for (const [key, counters] of metrics.operations) {
+    if (counters.calls > 0) operations[key] = counters.snapshot();
+  }
+  return operations;
 }
 
 /** How long `close()` gives aborted handlers to return before naming them in a warning. */

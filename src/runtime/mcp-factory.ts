@@ -10,9 +10,11 @@ import { CacheTrust } from "../cache/cache-trust.js";
 import type { ResultCache } from "../cache/result-cache.js";
 import { SingleFlight } from "../cache/single-flight.js";
 import { EphemeralResources } from "../ephemeral/ephemeral-resources.js";
+import { settingsForStorage } from "../ephemeral/ephemeral-settings.js";
 import { resourceHandle } from "../ephemeral/resource-handle.js";
 import { EphemeralResourceTools } from "../ephemeral/resource-tools.js";
 import { resourceToolsService } from "../ephemeral/resource-tools.service.js";
+import { FrugalConfigError } from "../errors/config-error.js";
 import { reportUndelivered } from "../events/undelivered.js";
 import type { Logger } from "../logging/logger.js";
 import { metadataStore } from "../metadata/store.js";
@@ -25,6 +27,7 @@ import type { TokenCounter } from "../tokenizer/token-counter.js";
 import { CACHE, CLOCK, EVENT_BUS, LOGGER, STORAGE, TOKEN_COUNTER } from "../tokens.js";
 import { type AppContainer, createAppContainer } from "./app-container.js";
 import { DEFAULT_INPUT_LIMITS, type McpAppOptions } from "./app-options.js";
+import type { AppRuntime } from "./app-runtime.js";
 import { declaredResourceReader, findDeclaredResource } from "./declared-resources.js";
 import { startEventSources } from "./event-sources.js";
 import { frameworkProviders } from "./framework-providers.js";
@@ -51,6 +54,8 @@ export const McpFactory = {
    * that hold connections.
    */
   async create(rootModule: Function, options: McpAppOptions): Promise<McpApp> {
+    // Before anything is built: a missing optional peer fails here, naming the packages.
+    const protocol2026 = await loadProtocol2026(options.protocol);
     const graph = collectModuleGraph(rootModule);
     const appBudget = checkAppBudget(options.budget);
     const appInterceptorTypes = checkAppInterceptors(options.interceptors);
@@ -71,11 +76,13 @@ export const McpFactory = {
     );
     const counter = appContainer.resolve(TOKEN_COUNTER) as TokenCounter;
     const keyring = createKeyring(options.cursorSecret);
+    const storage = appContainer.resolve(STORAGE) as ResourceStorage;
+    // The quota of all owners defaults to what the storage can hold (MemoryStorage's maxBytes).
     const ephemeral = new EphemeralResources(
-      appContainer.resolve(STORAGE) as ResourceStorage,
+      storage,
       clock,
       logger,
-      options.ephemeral,
+      settingsForStorage(options.ephemeral, storage),
     );
     const resourceTools = {
       read: options.ephemeral?.readToolName ?? "read_resource",
@@ -152,25 +159,44 @@ export const McpFactory = {
     // wait for it, and the first call that counts waits only for what is left of it.
     if (usesBudgets(registry) || withResourceTools) preloadTokenizer(counter, logger);
     ephemeral.startSweeping();
-    return new McpApp(
-      options,
-      {
-        registry,
-        events,
-        logger,
-        listPageSize: options.listPageSize ?? 100,
-        principalOf: options.principalOf ?? ((auth) => auth.clientId),
-        metrics,
-        cache,
-        invalidator,
-        ephemeral,
-        appInterceptors,
-        resourceHandle: (owner, operation) => resourceHandle(ephemeral, owner, operation),
-      },
-      appContainer,
-    );
+    const runtime: AppRuntime = {
+      registry,
+      events,
+      logger,
+      listPageSize: options.listPageSize ?? 100,
+      principalOf: options.principalOf ?? ((auth) => auth.clientId),
+      metrics,
+      cache,
+      invalidator,
+      ephemeral,
+      appInterceptors,
+      resourceHandle: (owner, operation) => resourceHandle(ephemeral, owner, operation),
+    };
+    return protocol2026
+      ? new protocol2026.McpApp2026(options, runtime, appContainer, protocol2026.sdk)
+      : new McpApp(options, runtime, appContainer);
   },
 };
+
+/**
+ * The 2026-07-28 registrar and the SDK v2 packages, imported only when `protocol` asks for
+ * them, so the default install and cold start never touch them.
+ */
+async function loadProtocol2026(protocol: unknown) {
+  if (protocol === undefined) return undefined;
+  if (protocol !== "2026-07-28") {
+    throw new FrugalConfigError(
+      "McpFactory.create options",
+      `\`protocol\` is ${JSON.stringify(protocol)}, which this version does not serve`,
+      'use protocol: "2026-07-28", or leave it out to serve MCP up to 2025-11-25',
+    );
+  }
+  const [{ loadV2Sdk }, { McpApp2026 }] = await Promise.all([
+    import("./protocol-2026/v2-sdk.js"),
+    import("./protocol-2026/app-2026.js"),
+  ]);
+  return { sdk: await loadV2Sdk(), McpApp2026 };
+}
 
 function resolveServices(appContainer: AppContainer, services: readonly Function[]): ResolvedService[] {
   return services.map((serviceClass) => ({

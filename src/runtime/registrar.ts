@@ -1,5 +1,6 @@
 import type { Resource } from "@modelcontextprotocol/sdk/types.js";
 import type { AppRuntime } from "./app-runtime.js";
+import { CallObserver } from "./call-observer.js";
 import { installUtilityHandlers } from "./handlers/completion-handlers.js";
 import { installPromptHandlers } from "./handlers/prompt-handlers.js";
 import { installResourceHandlers } from "./handlers/resource-handlers.js";
@@ -19,8 +20,12 @@ export function createRegistrar(runtime: AppRuntime) {
     prompts: [...registry.prompts.values()].map((o) => o.definition.listing),
     resources: [...registry.staticResources.values()].map((o) => o.definition.listing as Resource),
   };
-  const run = operationRunner(runtime);
-  const readStored = storedReadRunner(runtime);
+  // One observer per app: it keeps each operation's statistics and span attributes.
+  const observer = new CallObserver(registry, runtime.metrics, (error) =>
+    runtime.logger.warn("recording a call's statistics or span failed", error),
+  );
+  const run = operationRunner(runtime, observer);
+  const readStored = storedReadRunner(runtime, observer);
 
   return function install(session: Session): void {
     installToolHandlers(session, runtime, run, listings.tools);

@@ -6,7 +6,9 @@ import { type OperationDefinition, operationName } from "../pipeline/operation.j
 import { runInterceptors } from "../pipeline/stages/interceptors.stage.js";
 import type { AppRuntime } from "./app-runtime.js";
 import { CallContext, type RequestExtra } from "./call-context.js";
+import type { CallObserver } from "./call-observer.js";
 import { ownerOf } from "./owner.js";
+import { recordOutcome } from "./request-outcomes.js";
 import type { Session } from "./session.js";
 
 /** Runs one operation for one request of one session, tracked so `app.close()` can drain it. */
@@ -18,8 +20,11 @@ export type RunOperation = (
   uri?: string,
 ) => Promise<unknown>;
 
-/** The one way every protocol area (tools, resources, prompts) runs an operation's pipeline. */
-export function operationRunner(runtime: AppRuntime): RunOperation {
+/**
+ * The one way every protocol area (tools, resources, prompts) runs an operation's
+ * pipeline, observed (statistics, trace span, metrics) by `observer`.
+ */
+export function operationRunner(runtime: AppRuntime, observer: CallObserver): RunOperation {
   return (session, operation, args, extra, uri) => {
     const owner = ownerOf(runtime, session, extra);
     const { definition } = operation;
@@ -28,13 +33,15 @@ export function operationRunner(runtime: AppRuntime): RunOperation {
     const context = (state: CallState) =>
       new CallContext(state, session, extra, owner, runtime.events, name, runtime.resourceHandle);
     const invocation = newInvocation(definition, args, uri, context);
-    const pending = operation.execute(invocation);
-    session.inFlight.set(pending, name);
+    recordOutcome(extra, invocation.outcome);
+    const call = { session, extra, owner, uri, args, outcome: invocation.outcome };
     const forget = () => {
       session.inFlight.delete(pending);
       (invocation.ctx as CallContext).release();
     };
-    pending.then(forget, forget);
+    const execute = () => operation.execute(invocation);
+    const pending = observer.observe(observer.probe(definition), call, execute, forget);
+    session.inFlight.set(pending, name);
     return pending;
   };
 }
@@ -51,10 +58,15 @@ export type ReadStored = (
  * Stored resources have no declared operation, hence no pipeline, but app-wide
  * interceptors (an authorization check, an audit log) must guard every read all the same.
  */
-export function storedReadRunner(runtime: AppRuntime): ReadStored {
+export function storedReadRunner(runtime: AppRuntime, observer: CallObserver): ReadStored {
   const chain = runtime.appInterceptors;
-  return async (session, extra, uri, read) => {
-    const owner = ownerOf(runtime, session, extra);
+  const guarded = async (
+    session: Session,
+    extra: RequestExtra,
+    uri: string,
+    owner: string,
+    read: (owner: string) => Promise<ReadResourceResult>,
+  ) => {
     if (chain.length === 0) return read(owner);
     const state = { page: undefined, pageRead: false, signal: undefined };
     const ctx = new CallContext(state, session, extra, owner, runtime.events, uri, runtime.resourceHandle);
@@ -72,5 +84,13 @@ export function storedReadRunner(runtime: AppRuntime): ReadStored {
     } finally {
       ctx.release();
     }
+  };
+  return async (session, extra, uri, read) => {
+    const owner = ownerOf(runtime, session, extra);
+    const call = { session, extra, owner, uri, args: undefined, outcome: undefined };
+    const probe = observer.storedProbe(uri);
+    return observer.observe(probe, call, () =>
+      guarded(session, extra, uri, owner, read),
+    ) as Promise<ReadResourceResult>;
   };
 }

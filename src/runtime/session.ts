@@ -31,6 +31,11 @@ export interface Session {
   readonly principals: Set<string>;
   /** Aborts every running call of the session when it ends. */
   readonly lifetime: AbortController;
+  /**
+   * True for one request of a stateless HTTP server: nothing outlives the request, so
+   * requests to the client and subscriptions are refused and notifications go nowhere else.
+   */
+  readonly stateless?: boolean | undefined;
 }
 
 const SEVERITY: Record<LoggingLevel, number> = {

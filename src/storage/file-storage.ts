@@ -3,7 +3,13 @@ import { lstat, opendir, unlink } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { codeOf, describeFileError as describe, openFile, syncDir, writeAtomically } from "./safe-files.js";
-import { type ResourceStorage, StorageError, type StoragePart, type StoredResourceMeta } from "./storage.js";
+import {
+  type ResourceStorage,
+  StorageError,
+  type StoragePart,
+  type StoredResourceMeta,
+  VersionConflictError,
+} from "./storage.js";
 import { checkedId, checkedVersion, checkRange } from "./storage-checks.js";
 import { parseStoredMeta } from "./stored-meta.js";
 
@@ -70,11 +76,22 @@ export class FileStorage implements ResourceStorage {
     }
   }
 
-  async put(meta: StoredResourceMeta, content: Uint8Array, index: Uint8Array): Promise<void> {
+  async put(
+    meta: StoredResourceMeta,
+    content: Uint8Array,
+    index: Uint8Array,
+    expected?: number,
+  ): Promise<void> {
     const id = checkedId(meta.id);
     const version = checkedVersion(meta.version);
     await this.exclusive(id, async () => {
       const previous = await this.readMeta(id).catch(() => undefined);
+      // Checked under this process's lock: processes sharing the directory are not ordered.
+      if (expected !== undefined && (previous?.version ?? 0) !== expected) {
+        throw new VersionConflictError(
+          `resource ${id} changed since version ${expected} was read; read it again`,
+        );
+      }
       try {
         await writeAtomically(this.dir, id, this.blobPath(id, version, "content"), content);
         await writeAtomically(this.dir, id, this.blobPath(id, version, "index"), index);

@@ -6,6 +6,9 @@ export interface MemoryStorageOptions {
   maxBytes?: number;
 }
 
+/** `MemoryStorage`'s cap when none is given: 256 MiB. */
+export const DEFAULT_MEMORY_STORAGE_BYTES = 256 * 1024 * 1024;
+
 interface Stored {
   meta: StoredResourceMeta;
   content: Uint8Array;
@@ -26,9 +29,16 @@ export class MemoryStorage implements ResourceStorage {
   private readonly resources = new Map<string, Stored>();
   private readonly maxBytes: number;
   private usedBytes = 0;
+  /**
+   * What it can hold at most (its `maxBytes`). The quota of all owners together
+   * (`ephemeral.maxTotalBytes`) defaults to this, so with default settings the quota is
+   * reached, and anonymous results evicted, before this storage refuses a write.
+   */
+  readonly capacityBytes: number;
 
   constructor(options: MemoryStorageOptions = {}) {
-    this.maxBytes = options.maxBytes ?? 256 * 1024 * 1024;
+    this.maxBytes = options.maxBytes ?? DEFAULT_MEMORY_STORAGE_BYTES;
+    this.capacityBytes = this.maxBytes;
   }
 
   async put(meta: StoredResourceMeta, content: Uint8Array, index: Uint8Array): Promise<void> {

@@ -2,12 +2,22 @@ import { randomBytes } from "node:crypto";
 import {
   closeRedis,
   connectRedis,
+  hashTag,
   type RedisConnection,
   type RedisConnectionOptions,
   redisConnection,
+  scanKeys,
 } from "../redis/redis-connection.js";
+import { COMMIT_SCRIPT, PUT_SCRIPT, UNDO_SCRIPT } from "./redis-storage-scripts.js";
+import { RedisUsage } from "./redis-usage.js";
 import { isResourceId } from "./resource-id.js";
-import { type ResourceStorage, StorageError, type StoragePart, type StoredResourceMeta } from "./storage.js";
+import {
+  type ResourceStorage,
+  StorageError,
+  type StoragePart,
+  type StoredResourceMeta,
+  VersionConflictError,
+} from "./storage.js";
 import { checkedId, checkedVersion, checkRange } from "./storage-checks.js";
 import { parseStoredMeta } from "./stored-meta.js";
 
@@ -34,51 +44,11 @@ export interface RedisStorageOptions extends RedisConnectionOptions {
 /** Default command timeout of the connection a `RedisStorage` opens. */
 const STORAGE_COMMAND_TIMEOUT_MS = 2000;
 
-/** Metadata keys fetched per SCAN page. */
+/** Metadata keys fetched per SCAN page, and metadata read at once when listing an owner's resources. */
 const SCAN_COUNT = 500;
+
 /** How much longer than the resource a chunked write's temporary keys may live (if the writer dies). */
 const TEMPORARY_MARGIN_MS = 10 * 60 * 1000;
-
-/**
- * Moves the temporary blobs of a chunked write into place and sets the metadata, all at
- * once, only if both blobs are still there (an expired temporary key must never leave
- * metadata pointing at nothing). KEYS: temp content, temp index, content, index, meta.
- * ARGV: meta JSON, TTL in ms.
- */
-const COMMIT_SCRIPT = `
-if redis.call("EXISTS", KEYS[1]) == 0 or redis.call("EXISTS", KEYS[2]) == 0 then return 0 end
-redis.call("RENAME", KEYS[1], KEYS[3])
-redis.call("PEXPIRE", KEYS[3], ARGV[2])
-redis.call("RENAME", KEYS[2], KEYS[4])
-redis.call("PEXPIRE", KEYS[4], ARGV[2])
-redis.call("SET", KEYS[5], ARGV[1], "PX", ARGV[2])
-return 1
-`;
-
-/**
- * Undoes a write that failed, in case Redis runs it after all (a command that timed out
- * against a hung Redis runs once it is back): if the metadata is still the failed
- * write's, puts back what it replaced (or deletes it) and deletes the failed version's
- * blobs; otherwise deletes those blobs only if no metadata points at that version.
- * KEYS: meta, content, index (of the failed version). ARGV: the failed write's meta JSON,
- * the meta JSON it replaced ("" if none or expired), that one's TTL in ms, the failed
- * version, "1" if the replaced meta has the same version (its blobs are the same keys).
- */
-const UNDO_SCRIPT = `
-local current = redis.call("GET", KEYS[1])
-if current == ARGV[1] then
-  if ARGV[2] == "" then redis.call("DEL", KEYS[1]) else redis.call("SET", KEYS[1], ARGV[2], "PX", ARGV[3]) end
-  if ARGV[5] ~= "1" then redis.call("DEL", KEYS[2], KEYS[3]) end
-  return 1
-end
-local version = nil
-if current then
-  local ok, meta = pcall(cjson.decode, current)
-  if ok and type(meta) == "table" then version = meta["version"] end
-end
-if version ~= tonumber(ARGV[4]) then redis.call("DEL", KEYS[2], KEYS[3]) end
-return 0
-`;
 
 /** How often a failed write's undo is tried again while Redis does not answer. */
 const UNDO_RETRY_MS = 1_000;
@@ -99,13 +69,20 @@ interface PendingUndo {
 }
 
 /**
- * A `STORAGE` provider on Redis, shared by every app instance pointing at the same Redis
- * and prefix, and surviving their restarts. Per resource: `<prefix>m:<id>` holds the
- * metadata, `<prefix>c:<id>:<version>` and `<prefix>x:<id>:<version>` the content and
- * its index. All carry a TTL to the resource's `expiresAt`, so Redis drops them even if
- * no app sweeps. A version's blobs and its metadata are written in one transaction (a
- * reader sees the old version or the new one); the previous version's blobs are deleted
- * afterwards. Reads are `GETRANGE`s of the requested bytes, listing is `SCAN`, never `KEYS`.
+ * A `STORAGE` provider on Redis or Redis Cluster, shared by every app instance pointing at
+ * the same Redis and prefix, and surviving their restarts. Per resource: `<prefix>m:{<id>}`
+ * holds the metadata, `<prefix>c:{<id>}:<version>` and `<prefix>x:{<id>}:<version>` the
+ * content and its index (one hash tag per resource: its keys share a cluster slot). All
+ * carry a TTL to the resource's `expiresAt`, so Redis drops them even if no app sweeps. A
+ * version's blobs and its metadata are written by one script (a reader sees the old
+ * version or the new one), only if the stored version is still the one the writer read,
+ * so concurrent updates from several instances never lose one; the previous version's
+ * blobs are deleted afterwards. Reads are `GETRANGE`s of the requested bytes; listing all
+ * is `SCAN` (each master of a cluster), never `KEYS`.
+ *
+ * Each owner's resources are indexed (`<prefix>o:…`, a sorted set by expiry), so listing
+ * one owner's resources costs their number. Quotas are counted in Redis (`usage`, keys
+ * `<prefix>u:{<prefix>}:…`), atomically for all instances.
  *
  * A write reported as failed never shows up later. A command that timed out against a
  * hung Redis still runs once it is back, so a failed write is undone right behind it on
@@ -128,6 +105,8 @@ export class RedisStorage implements ResourceStorage {
   private readonly chunkBytes: number;
   private readonly undos = new Map<string, PendingUndo>();
   private undoTimer: NodeJS.Timeout | undefined;
+  /** Byte usage shared by every instance on this Redis and prefix. */
+  readonly usage: RedisUsage;
 
   constructor(options: RedisStorageOptions = {}) {
     this.connection = redisConnection({
@@ -136,6 +115,13 @@ export class RedisStorage implements ResourceStorage {
     });
     this.prefix = options.prefix ?? "frugal:res:";
     this.chunkBytes = options.chunkBytes ?? 4 * 1024 * 1024;
+    const ledger = (name: string) => `${this.prefix}u:${hashTag(this.prefix)}:${name}`;
+    this.usage = new RedisUsage(this.connection, [
+      ledger("records"),
+      ledger("expiries"),
+      ledger("creators"),
+      ledger("total"),
+    ]);
     if (!Number.isSafeInteger(this.chunkBytes) || this.chunkBytes < 1024) {
       throw new StorageError(
         `RedisStorage chunkBytes must be an integer of at least 1024, not ${this.chunkBytes}`,
@@ -148,9 +134,15 @@ export class RedisStorage implements ResourceStorage {
     return connectRedis(this.connection);
   }
 
-  async put(meta: StoredResourceMeta, content: Uint8Array, index: Uint8Array): Promise<void> {
+  async put(
+    meta: StoredResourceMeta,
+    content: Uint8Array,
+    index: Uint8Array,
+    expected?: number,
+  ): Promise<void> {
     const id = checkedId(meta.id);
     const version = checkedVersion(meta.version);
+    const condition = expected === undefined ? "" : String(expected);
     const { client } = this.connection;
     const ttl = Math.max(1, Math.ceil(meta.expiresAt - Date.now()));
     const contentKey = this.blobKey(id, version, "content");
@@ -164,19 +156,31 @@ export class RedisStorage implements ResourceStorage {
       throw new StorageError(`redis storage: writing resource ${id} failed (${describe(error)})`);
     }
     const previous = previousJson === null ? undefined : parseStoredMeta(previousJson, id);
+    if (expected !== undefined && (previous?.version ?? 0) !== expected) throw conflict(id, expected);
+    let conflicted = false;
     try {
+      // Listed before it exists, never the other way round: the listing skips what it cannot find.
+      await this.indexOwner(meta);
       if (content.byteLength <= this.chunkBytes && index.byteLength <= this.chunkBytes) {
-        expectOk(
-          await client
-            .multi()
-            .set(contentKey, asBuffer(content), "PX", ttl)
-            .set(indexKey, asBuffer(index), "PX", ttl)
-            .set(this.metaKey(id), json, "PX", ttl)
-            .exec(),
+        const written = await client.eval(
+          PUT_SCRIPT,
+          3,
+          contentKey,
+          indexKey,
+          this.metaKey(id),
+          asBuffer(content),
+          asBuffer(index),
+          json,
+          ttl,
+          condition,
         );
+        conflicted = written === -1;
       } else {
         const suffix = randomBytes(8).toString("hex");
-        const temporary = [`${this.prefix}t:${id}:${suffix}:c`, `${this.prefix}t:${id}:${suffix}:x`] as const;
+        const temporary = [
+          `${this.prefix}t:${hashTag(id)}:${suffix}:c`,
+          `${this.prefix}t:${hashTag(id)}:${suffix}:x`,
+        ] as const;
         try {
           await this.writeChunked(temporary[0], content, ttl + TEMPORARY_MARGIN_MS);
           await this.writeChunked(temporary[1], index, ttl + TEMPORARY_MARGIN_MS);
@@ -191,8 +195,10 @@ export class RedisStorage implements ResourceStorage {
             json,
             // Counted from now, not from before the write: the resource expires at expiresAt.
             Math.max(1, Math.ceil(meta.expiresAt - Date.now())),
+            condition,
           );
-          if (committed !== 1) throw new Error("the blobs expired before the write completed");
+          conflicted = committed === -1;
+          if (committed !== 1 && !conflicted) throw new Error("the blobs expired before the write completed");
         } finally {
           await client.del(...temporary).catch(() => 0);
         }
@@ -208,6 +214,7 @@ export class RedisStorage implements ResourceStorage {
       });
       throw new StorageError(`redis storage: writing resource ${id} failed (${describe(error)})`);
     }
+    if (conflicted) throw conflict(id, expected ?? 0);
     if (previous && previous.version !== version) {
       await client
         .del(this.blobKey(id, previous.version, "content"), this.blobKey(id, previous.version, "index"))
@@ -285,7 +292,13 @@ export class RedisStorage implements ResourceStorage {
       }
       const replies = await transaction.exec();
       expectOk(replies);
-      return replies?.[0]?.[1] === 1;
+      const deleted = replies?.[0]?.[1] === 1;
+      const meta = parseStoredMeta(raw, checked);
+      // Tidying: a stale index entry is skipped (and dropped) by the next listing, and a
+      // record left in the ledger counts until the resource's expiry.
+      if (meta) await client.zrem(this.ownerKey(meta.owner), checked).catch(() => 0);
+      if (deleted) await this.usage.forget(checked).catch(() => {});
+      return deleted;
     } catch (error) {
       throw new StorageError(`redis storage: deleting resource ${checked} failed (${describe(error)})`);
     }
@@ -295,27 +308,65 @@ export class RedisStorage implements ResourceStorage {
     const { client } = this.connection;
     const match = `${escapeGlob(this.prefix)}m:*`;
     const seen = new Set<string>();
-    let cursor = "0";
-    do {
+    const pages = scanKeys(client, match, SCAN_COUNT)[Symbol.asyncIterator]();
+    for (;;) {
       let keys: string[];
       let values: Array<string | null>;
       try {
-        [cursor, keys] = await client.scan(cursor, "MATCH", match, "COUNT", SCAN_COUNT);
-        values = keys.length > 0 ? await client.mget(...keys) : [];
+        const page = await pages.next();
+        if (page.done) return;
+        keys = page.value;
+        // One GET per key, not MGET: on a cluster the keys live on many slots.
+        values = await Promise.all(keys.map((key) => client.get(key)));
       } catch (error) {
         throw new StorageError(`redis storage: listing resources failed (${describe(error)})`);
       }
       for (let i = 0; i < keys.length; i++) {
-        const id = (keys[i] as string).slice(this.prefix.length + 2);
+        const id = untagged((keys[i] as string).slice(this.prefix.length + 2));
         const raw = values[i];
         // SCAN may return a key twice; malformed or foreign keys are skipped.
-        if (!isResourceId(id) || seen.has(id) || raw === null || raw === undefined) continue;
+        if (id === undefined || seen.has(id) || raw === null || raw === undefined) continue;
         const meta = parseStoredMeta(raw, id);
         if (!meta) continue;
         seen.add(id);
         yield meta;
       }
-    } while (cursor !== "0");
+    }
+  }
+
+  /**
+   * The resources of one owner (null: the global ones), from the owner's index: its
+   * expired entries are dropped first, then each entry's metadata is read; entries whose
+   * resource is gone (deleted, or a write that failed) are dropped as they are met.
+   */
+  async *listByOwner(owner: string | null): AsyncIterable<StoredResourceMeta> {
+    const { client } = this.connection;
+    const key = this.ownerKey(owner);
+    let ids: string[];
+    try {
+      await client.zremrangebyscore(key, "-inf", Date.now());
+      ids = await client.zrange(key, "0", "-1");
+    } catch (error) {
+      throw new StorageError(`redis storage: listing resources failed (${describe(error)})`);
+    }
+    for (let at = 0; at < ids.length; at += SCAN_COUNT) {
+      const batch = ids.slice(at, at + SCAN_COUNT).filter(isResourceId);
+      let values: Array<string | null>;
+      try {
+        values = await Promise.all(batch.map((id) => client.get(this.metaKey(id))));
+      } catch (error) {
+        throw new StorageError(`redis storage: listing resources failed (${describe(error)})`);
+      }
+      const stale: string[] = [];
+      for (let i = 0; i < batch.length; i++) {
+        const id = batch[i] as string;
+        const raw = values[i];
+        const meta = raw == null ? undefined : parseStoredMeta(raw, id);
+        if (meta?.owner === owner) yield meta;
+        else if (raw == null) stale.push(id);
+      }
+      if (stale.length > 0) await client.zrem(key, ...stale).catch(() => 0);
+    }
   }
 
   async close(): Promise<void> {
@@ -383,13 +434,43 @@ export class RedisStorage implements ResourceStorage {
     }
   }
 
+  /** Adds a resource to its owner's index, which lives as long as the longest of them. */
+  private async indexOwner(meta: StoredResourceMeta): Promise<void> {
+    const key = this.ownerKey(meta.owner);
+    const ttl = Math.max(1, Math.ceil(meta.expiresAt - Date.now()));
+    expectOk(
+      await this.connection.client
+        .multi()
+        .zadd(key, meta.expiresAt, meta.id)
+        .pexpire(key, ttl, "NX")
+        .pexpire(key, ttl, "GT")
+        .exec(),
+    );
+  }
+
+  private ownerKey(owner: string | null): string {
+    return owner === null ? `${this.prefix}o:global` : `${this.prefix}o:owner:${owner}`;
+  }
+
   private metaKey(id: string): string {
-    return `${this.prefix}m:${id}`;
+    return `${this.prefix}m:${hashTag(id)}`;
   }
 
   private blobKey(id: string, version: number, part: StoragePart): string {
-    return `${this.prefix}${part === "content" ? "c" : "x"}:${id}:${version}`;
+    return `${this.prefix}${part === "content" ? "c" : "x"}:${hashTag(id)}:${version}`;
   }
+}
+
+/** The id in a tagged key part (`{<id>}`), if it is one the server could have made. */
+function untagged(part: string): string | undefined {
+  const id = part.startsWith("{") && part.endsWith("}") ? part.slice(1, -1) : undefined;
+  return isResourceId(id) ? id : undefined;
+}
+
+function conflict(id: string, expected: number): VersionConflictError {
+  return new VersionConflictError(
+    `resource ${id} changed since version ${expected} was read (another call or instance wrote it first); read it again`,
+  );
 }
 
 function gone(version: number): StorageError {

@@ -40,8 +40,14 @@ export type StoragePart = "content" | "index";
  * server-generated id.
  */
 export interface ResourceStorage {
-  /** Stores a version (replacing the previous one once it is complete). */
-  put(meta: StoredResourceMeta, content: Uint8Array, index: Uint8Array): Promise<void>;
+  /**
+   * Stores a version (replacing the previous one once it is complete). With `expected`,
+   * only if the stored version is still that one (0: only if none is stored), else
+   * `VersionConflictError` and nothing is written: two writers that read the same version
+   * cannot both replace it. A storage shared by several processes must check it
+   * atomically; one used by a single process may rely on the caller's own ordering.
+   */
+  put(meta: StoredResourceMeta, content: Uint8Array, index: Uint8Array, expected?: number): Promise<void>;
   /** The current metadata, or undefined when missing. */
   stat(id: string): Promise<StoredResourceMeta | undefined>;
   /** Bytes `[start, end)` of one part of one version; fewer at the end of the part. */
@@ -50,10 +56,62 @@ export interface ResourceStorage {
   delete(id: string): Promise<boolean>;
   /** Metadata of every stored resource (expired ones may appear; callers filter by the clock). */
   list(): AsyncIterable<StoredResourceMeta>;
+  /**
+   * Metadata of the resources whose `owner` is `owner` (null: the global ones), at a cost
+   * in their number, not in every owner's (expired ones may appear). Optional: without
+   * it, the manager keeps that index itself from its own writes, which is right only
+   * when no other process writes to the same storage.
+   */
+  listByOwner?(owner: string | null): AsyncIterable<StoredResourceMeta>;
+  /**
+   * Byte usage shared by every process on this storage, kept by the storage itself
+   * (`RedisStorage`): quotas then hold across instances. Without it, each app counts
+   * what it sees.
+   */
+  readonly usage?: SharedUsage;
   close?(): Promise<void>;
+}
+
+/** The limits a claim is checked against. */
+export interface UsageLimits {
+  readonly perCreator: number;
+  readonly total: number;
+}
+
+/** What a storage's usage ledger holds per resource (for choosing what to evict). */
+export interface UsageRecord {
+  readonly id: string;
+  readonly creator: string;
+  readonly owner: string | null;
+  readonly size: number;
+  readonly createdAt: number;
+  readonly expiresAt: number;
+}
+
+/** The answer to a claim: granted (with how to take it back), or which quota it would pass. */
+export type UsageClaim =
+  | { readonly granted: true; revert(): Promise<void> }
+  | { readonly granted: false; readonly quota: "owner" | "total"; readonly used: number };
+
+/**
+ * Per-creator and total byte counts of a shared storage, changed atomically across
+ * processes. `claim` records a version about to be written (replacing the record of its
+ * id) only if both quotas still hold; a write that then fails is reverted. Deleting a
+ * resource through the storage drops its record; expired records are dropped as claims
+ * go by.
+ */
+export interface SharedUsage {
+  claim(meta: StoredResourceMeta, limits: UsageLimits, now: number): Promise<UsageClaim>;
+  /** Every live record (the rare path: making room when the total quota is reached). */
+  records(now: number): Promise<UsageRecord[]>;
 }
 
 /** The storage backend failed; the message is safe to show to a client. */
 export class StorageError extends Error {
-  override readonly name = "StorageError";
+  override readonly name: string = "StorageError";
+}
+
+/** The stored version is not the one a write expected: someone else wrote first; read it again. */
+export class VersionConflictError extends StorageError {
+  override readonly name = "VersionConflictError";
 }

@@ -6,11 +6,16 @@ import type {
   StreamableHTTPServerTransport,
 } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { isInitializeRequest, type JSONRPCMessage, type RequestId } from "@modelcontextprotocol/sdk/types.js";
+import { type AuthOptions, authenticateRequest } from "./authenticate.js";
 import { type HostPolicy, rejectForeignHost } from "./host-guard.js";
 import { sendJsonRpcError } from "./json-rpc-response.js";
 import { DEFAULT_EVENT_STORE_MAX_BYTES, EventStoreBudget, MemoryEventStore } from "./memory-event-store.js";
+import { quarantineProgressTokens } from "./progress-token.js";
 import { BodyTooLargeError, readBody } from "./read-body.js";
+import { isSharedEventStore, ScopedEventStore, type SharedEventStore } from "./scoped-event-store.js";
 import type { SessionHost } from "./session-host.js";
+import { statelessSettingsProblem } from "./stateless-checks.js";
+import { StatelessRequests } from "./stateless-requests.js";
 
 type StreamableHttpModule = typeof import("@modelcontextprotocol/sdk/server/streamableHttp.js");
 let streamableHttp: StreamableHttpModule | undefined;
@@ -52,14 +57,27 @@ export const DEFAULT_EVENT_STORE_TOTAL_BYTES = 256 * 1024 * 1024;
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /** Options of the Streamable HTTP handler. */
-export interface HttpHandlerOptions extends HostPolicy {
+export interface HttpHandlerOptions extends HostPolicy, AuthOptions {
   /** Largest request body accepted, in bytes (default 4 MiB). Larger bodies get a JSON-RPC error. */
   maxBodyBytes?: number | undefined;
   /**
-   * Makes an event store per session so clients can resume streams; `false` turns resumption
-   * off. Default: a `MemoryEventStore` bounded by `eventStoreMaxBytes` and `eventStoreTotalBytes`.
+   * Serve every request on its own, without sessions (no `Mcp-Session-Id`), so any instance
+   * behind a load balancer can answer any request: owners are then principals. What needs
+   * a session is refused with an error naming the alternative: server-to-client requests
+   * (`ctx.elicit`, `ctx.sample`), `resources/subscribe`, a GET stream without
+   * `Last-Event-ID` and DELETE (405). An app that declares owner-scoped features (tools
+   * cached or spilled with `scope: "owner"`) must be given `authenticate` (and no
+   * `allowAnonymous`): start-up fails otherwise, naming them. Default false.
    */
-  eventStore?: (() => EventStore) | false | undefined;
+  stateless?: boolean | undefined;
+  /**
+   * Where streams are kept so clients can resume them with `Last-Event-ID`; `false` turns
+   * resumption off. A shared store (`new RedisEventStore(…)`) serves every session, each
+   * seeing only its own streams, and in stateless mode lets a client resume on any
+   * instance; a function makes one store per session. Default: a `MemoryEventStore` per
+   * session bounded by `eventStoreMaxBytes` and `eventStoreTotalBytes` (stateless: none).
+   */
+  eventStore?: SharedEventStore | (() => EventStore) | false | undefined;
   /** Answer POSTs with plain JSON instead of SSE streams. */
   enableJsonResponse?: boolean | undefined;
   /** `retry` hint (ms) sent to clients with SSE priming events, for polling reconnection. */
@@ -150,11 +168,22 @@ export function createHttpHandler(app: SessionHost, options: HttpHandlerOptions 
     options.eventStoreTotalBytes ?? DEFAULT_EVENT_STORE_TOTAL_BYTES,
     1,
   );
+  const shared = sharedEventStore(options.eventStore);
+  const stateless = options.stateless === true;
+  if (stateless) {
+    const problem = statelessSettingsProblem(app, options);
+    if (problem) throw new Error(problem);
+  }
   const budget = options.eventStore === undefined ? new EventStoreBudget(eventStoreTotalBytes) : undefined;
-  const makeEventStore =
+  const makeEventStore: (() => EventStore) | undefined =
     options.eventStore === false
       ? undefined
-      : (options.eventStore ?? (() => new MemoryEventStore({ maxBytes: eventStoreMaxBytes, budget })));
+      : shared
+        ? // One view per session: a session resumes only its own streams in the shared store.
+          () => new ScopedEventStore(shared, randomUUID())
+        : typeof options.eventStore === "function"
+          ? options.eventStore
+          : () => new MemoryEventStore({ maxBytes: eventStoreMaxBytes, budget });
 
   // Imported in the background from now on; the first request waits for it if need be.
   loadStreamableHttp().catch((error: unknown) => {
@@ -171,6 +200,17 @@ export function createHttpHandler(app: SessionHost, options: HttpHandlerOptions 
     if (!req.auth) return undefined;
     return app.principalOf ? app.principalOf(req.auth) : req.auth.clientId || undefined;
   };
+
+  const statelessRequests = stateless
+    ? new StatelessRequests({
+        app,
+        transportClass: streamableHttpTransport,
+        store: shared,
+        enableJsonResponse: options.enableJsonResponse === true,
+        retryIntervalMs: options.retryIntervalMs,
+        principalOf,
+      })
+    : undefined;
 
   /** Whether `req` may use `session`: one opened by a principal serves that principal only. */
   const mayUse = (session: HttpSession, req: IncomingMessage & { auth?: AuthInfo }): boolean =>
@@ -284,6 +324,8 @@ export function createHttpHandler(app: SessionHost, options: HttpHandlerOptions 
       res.setHeader("allow", "GET, POST, DELETE");
       return sendJsonRpcError(res, 405, -32000, "Method not allowed: use POST, GET or DELETE");
     }
+    // Before a body is read or a session touched: an unauthenticated request gets 401 and nothing else.
+    if (options.authenticate && !(await authenticateRequest(req, res, options, app.logger))) return;
     // A request on a session counts as activity from its first byte (a slow upload too).
     const sessionId = req.headers["mcp-session-id"];
     const arrivedOn = typeof sessionId === "string" ? sessions.get(sessionId) : undefined;
@@ -292,6 +334,7 @@ export function createHttpHandler(app: SessionHost, options: HttpHandlerOptions 
     if (req.method === "POST") {
       try {
         body = JSON.parse(await readBody(req, maxBodyBytes));
+        quarantineProgressTokens(body); // answered -32602 by the app, not 400 by the SDK
       } catch (error) {
         if (error instanceof BodyTooLargeError) {
           return sendJsonRpcError(
@@ -305,6 +348,7 @@ export function createHttpHandler(app: SessionHost, options: HttpHandlerOptions 
       }
     }
     const shuttingDown = closed || app.draining === true;
+    if (statelessRequests) return statelessRequests.serve(req, res, body, shuttingDown);
     if (typeof sessionId === "string") {
       const session = sessions.get(sessionId);
       if (!session) {
@@ -317,8 +361,8 @@ export function createHttpHandler(app: SessionHost, options: HttpHandlerOptions 
       if (
         req.method === "GET" &&
         typeof lastEventId === "string" &&
-        session.store instanceof MemoryEventStore &&
-        !session.store.canResumeAfter(lastEventId)
+        (session.store instanceof MemoryEventStore || session.store instanceof ScopedEventStore) &&
+        !(await session.store.canResumeAfter(lastEventId))
       ) {
         return sendJsonRpcError(
           res,
@@ -361,6 +405,7 @@ export function createHttpHandler(app: SessionHost, options: HttpHandlerOptions 
   handler.close = async () => {
     closed = true;
     await Promise.allSettled([...live].map((s) => s.transport.close()));
+    await statelessRequests?.close();
   };
   handler.stats = () => {
     let eventStoreBytes = 0;
@@ -378,6 +423,15 @@ function isInitialize(body: unknown): boolean {
 function initializeIds(body: unknown): RequestId[] {
   const messages = Array.isArray(body) ? body : [body];
   return messages.filter((m) => isInitializeRequest(m)).map((m) => (m as unknown as { id: RequestId }).id);
+}
+
+/** The `eventStore` option when it is one store shared by every session; refuses other objects. */
+function sharedEventStore(option: HttpHandlerOptions["eventStore"]): SharedEventStore | undefined {
+  if (option === undefined || option === false || typeof option === "function") return undefined;
+  if (isSharedEventStore(option)) return option;
+  throw new TypeError(
+    "HTTP option eventStore must be a function making one store per session (() => new MemoryEventStore()), a store shared by every session (new RedisEventStore(…)), or false",
+  );
 }
 
 function checkedOption(name: string, value: number, min: number): number {

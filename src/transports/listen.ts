@@ -1,4 +1,5 @@
 import type { AddressInfo } from "node:net";
+import { type ConnectionLimitOptions, capConnections, serverTimeouts } from "./connection-limits.js";
 import { createHttpHandler, type HttpHandlerOptions, type HttpHandlerStats } from "./http-handler.js";
 import { sendJsonRpcError } from "./json-rpc-response.js";
 import type { SessionHost } from "./session-host.js";
@@ -15,7 +16,8 @@ export type ListenOptions =
       host?: string | undefined;
       /** Endpoint path (default `/mcp`). */
       path?: string | undefined;
-    } & HttpHandlerOptions);
+    } & HttpHandlerOptions &
+      ConnectionLimitOptions);
 
 const LOOPBACK_HOSTS = new Set(["127.0.0.1", "localhost", "::1"]);
 
@@ -41,12 +43,13 @@ export async function listen(
   const handler = createHttpHandler(app, handlerOptions);
   // node:http is cheap to import (about 2 ms), but only HTTP needs it.
   const { createServer } = await import("node:http");
-  const server = createServer((req, res) => {
+  const server = createServer(serverTimeouts(options), (req, res) => {
     const pathname = (req.url ?? "/").split("?")[0];
     if (pathname !== path)
       return sendJsonRpcError(res, 404, -32000, `Not found: the MCP endpoint is ${path}`);
     void handler(req, res);
   });
+  capConnections(server, options, app.logger);
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(options.port ?? 3000, host, () => resolve());

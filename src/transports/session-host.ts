@@ -8,8 +8,12 @@ import type { Logger } from "../logging/logger.js";
  * depend on them.
  */
 export interface SessionHost {
-  /** Serves one session over `transport` with its own SDK server; resolves once it started. */
-  connect(transport: Transport): Promise<void>;
+  /**
+   * Serves one session over `transport` with its own SDK server; resolves once it started.
+   * `stateless`: the session serves one request of a stateless HTTP server (no
+   * server-to-client requests, no subscriptions, no notifications outside the request).
+   */
+  connect(transport: Transport, options?: { stateless?: boolean }): Promise<void>;
   readonly logger: Logger;
   /** True once the host is closing: listeners refuse new sessions (HTTP 503) instead of failing them. */
   readonly draining?: boolean | undefined;
@@ -19,4 +23,10 @@ export interface SessionHost {
    * that principal only. Without it, the handler compares `auth.clientId`.
    */
   principalOf?(auth: AuthInfo): string | undefined;
+  /**
+   * The operations whose data belongs to each owner (`ArticlesService.search (@Ephemeral,
+   * scope "owner")`): a stateless HTTP server refuses to start without authentication
+   * when there are any.
+   */
+  ownerScopedFeatures?(): readonly string[];
 }

@@ -1,7 +1,8 @@
-import { deserializeMessage, serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
+import { serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import { type JSONRPCMessage, JSONRPCMessageSchema } from "@modelcontextprotocol/sdk/types.js";
 import type { Logger } from "../logging/logger.js";
+import { quarantineProgressTokens } from "./progress-token.js";
 
 /** Longest stdio line read, in bytes (10 MiB, as the SDK's own stdio transport). */
 export const MAX_STDIO_LINE_BYTES = 10 * 1024 * 1024;
@@ -20,7 +21,10 @@ const ID_LAST = new RegExp(String.raw`"id"\s*:\s*${ID}\s*\}\s*$`);
 
 /**
  * Newline-delimited JSON-RPC over stdin/stdout, like the SDK's `StdioServerTransport`,
- * except for a line longer than `maxLineBytes`: the SDK's transport reports it to an
+ * except that a line that is not valid JSON is answered `-32700`, and one that is no
+ * JSON-RPC message `-32600` (with its id when it has a valid one), as JSON-RPC 2.0 asks
+ * (the SDK's transport drops both silently, so a client waits for its own timeout); and
+ * for a line longer than `maxLineBytes`: the SDK's transport reports it to an
  * `onerror` nobody set and closes, so the process exits with code 0 and says nothing. This
  * one skips the line without buffering it, logs an error naming the limit, answers
  * `-32600` when the request's id can be read from the line's start or end, and goes on.
@@ -116,14 +120,37 @@ export class StdioTransport implements Transport {
     this.parts = [];
     this.size = 0;
     if (line.trim() === "") return;
-    let message: JSONRPCMessage;
+    let parsed: unknown;
     try {
-      message = deserializeMessage(line);
-    } catch (error) {
-      this.onerror?.(error instanceof Error ? error : new Error(String(error)));
+      parsed = JSON.parse(line);
+    } catch {
+      // JSON-RPC 2.0: a parse error is answered, with no id (MCP 2025-11-25 allows that).
+      this.answerInvalid(
+        -32700,
+        "Parse error: the line is not valid JSON; send one JSON-RPC message per line",
+      );
       return;
     }
-    this.onmessage?.(message);
+    quarantineProgressTokens(parsed); // answered -32602 by the app, naming the field
+    const checked = JSONRPCMessageSchema.safeParse(parsed);
+    if (!checked.success) {
+      this.answerInvalid(
+        -32600,
+        `Invalid Request: ${Array.isArray(parsed) ? "batches are not supported; send one message per line" : "not a JSON-RPC 2.0 request, notification or response (jsonrpc, id, method and params must have their types)"}`,
+        validId(parsed),
+      );
+      return;
+    }
+    this.onmessage?.(checked.data);
+  }
+
+  /** Answers a line that is no message (no answer is owed to a response the client sent). */
+  private answerInvalid(code: number, message: string, id?: string | number): void {
+    void this.send({
+      jsonrpc: "2.0",
+      ...(id === undefined ? {} : { id }),
+      error: { code, message },
+    } as JSONRPCMessage).catch(() => {});
   }
 
   private refuse(skipped: { head: Buffer; tail: Buffer; size: number }): void {
@@ -160,4 +187,11 @@ function requestId(head: string, tail: string): string | number | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** The id of an invalid message when it is one a request may have (a string or an integer). */
+function validId(message: unknown): string | number | undefined {
+  if (message === null || typeof message !== "object" || Array.isArray(message)) return undefined;
+  const id = (message as { id?: unknown }).id;
+  return typeof id === "string" || Number.isSafeInteger(id) ? (id as string | number) : undefined;
 }

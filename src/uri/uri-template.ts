@@ -1,3 +1,5 @@
+import { PathMatcher } from "./path-matcher.js";
+
 /**
  * An RFC 6570 URI template (the subset MCP servers use: `{var}`, `{+var}`, `{#var}`,
  * `{/var}`, `{.var}`, `{?a,b}` and `{&c}`), matched against concrete URIs.
@@ -7,7 +9,8 @@
  * variables are optional and unordered, and every value is percent-decoded exactly once.
  * A query written in the template itself (`x://s?fixed=1{&c}`) is required as written, in
  * any order among the variables, and `{&c}` continues it. Values are data, never paths:
- * never build a file path from them.
+ * never build a file path from them. Matching takes time linear in the URI's length, whatever
+ * the URI (`PathMatcher`): no backtracking on hostile input.
  *
  * @example
  * ```ts
@@ -21,7 +24,7 @@ export class UriTemplate {
   /** Variables that come from the query string (optional by nature). */
   readonly queryVariables: readonly string[];
   private readonly segments: readonly Segment[];
-  private readonly pathPattern: RegExp;
+  private readonly path: PathMatcher;
   private readonly pathVariables: readonly string[];
   /** `name=value` pairs written in the template's own query (`x://s?fixed=1{&c}`): required, exact. */
   private readonly fixedQuery: ReadonlyMap<string, string>;
@@ -32,7 +35,7 @@ export class UriTemplate {
     const pathVariables: string[] = [];
     const queryVariables: string[] = [];
     const fixedQuery = new Map<string, string>();
-    let pattern = "^";
+    const path = new PathMatcher();
     // With query variables, the URI's query is matched as pairs, in any order; the template's
     // own query (after a literal "?") holds fixed pairs, which `{&var}` continues (RFC 6570).
     let literalQuery: string | undefined;
@@ -41,9 +44,9 @@ export class UriTemplate {
         if (literalQuery !== undefined) literalQuery += segment.text;
         else if (hasQueryVariables && segment.text.includes("?")) {
           const at = segment.text.indexOf("?");
-          pattern += escapeRegExp(segment.text.slice(0, at));
+          path.literal(segment.text.slice(0, at));
           literalQuery = segment.text.slice(at + 1);
-        } else pattern += escapeRegExp(segment.text);
+        } else path.literal(segment.text);
       } else if (isQueryOperator(segment.operator)) {
         queryVariables.push(...segment.names);
       } else if (literalQuery !== undefined) {
@@ -52,7 +55,7 @@ export class UriTemplate {
         );
       } else {
         pathVariables.push(...segment.names);
-        pattern += operatorPattern(segment.operator, segment.names.length);
+        addExpression(path, segment.operator, segment.names.length);
       }
     }
     for (const pair of (literalQuery ?? "").split("&")) {
@@ -71,7 +74,7 @@ export class UriTemplate {
       fixedQuery.set(name, value);
     }
     this.segments = segments;
-    this.pathPattern = new RegExp(`${pattern}$`);
+    this.path = path;
     this.pathVariables = pathVariables;
     this.queryVariables = queryVariables;
     this.fixedQuery = fixedQuery;
@@ -94,10 +97,10 @@ export class UriTemplate {
         query = uri.slice(at + 1);
       }
     }
-    const found = this.pathPattern.exec(path);
+    const found = this.path.match(path);
     if (!found) return undefined;
     const values: Record<string, string> = {};
-    let group = 1;
+    let group = 0;
     for (const name of this.pathVariables) {
       const raw = found[group++];
       if (raw === undefined) return undefined;
@@ -199,15 +202,15 @@ function isQueryOperator(operator: string): boolean {
   return operator === "?" || operator === "&";
 }
 
-function operatorPattern(operator: string, count: number): string {
-  const value = operator === "+" || operator === "#" ? "([^?#]+?)" : "([^/?#,]+)";
-  const separator = operator === "+" || operator === "#" || operator === "" ? "," : operator;
-  const prefix = operator === "+" || operator === "" ? "" : escapeRegExp(operator);
-  return prefix + Array.from({ length: count }, () => value).join(escapeRegExp(separator));
-}
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+/** An expression's values: `{/a,b}` is `/` then a value, `/`, a value; `{+a}` reserved values. */
+function addExpression(path: PathMatcher, operator: string, count: number): void {
+  const reserved = operator === "+" || operator === "#";
+  const separator = reserved || operator === "" ? "," : operator;
+  if (operator !== "+" && operator !== "") path.literal(operator);
+  for (let i = 0; i < count; i++) {
+    if (i > 0) path.literal(separator);
+    path.value(reserved);
+  }
 }
 
 function safeDecode(text: string): string | undefined {

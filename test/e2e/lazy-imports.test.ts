@@ -13,6 +13,7 @@ const NONE = {
   pg: false,
   s3: false,
   sdkClient: false,
+  sdkV2: false,
 };
 
 describe("heavy packages load only when used (a fresh process on the compiled package)", () => {

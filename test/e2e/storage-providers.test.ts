@@ -54,11 +54,13 @@ afterAll(async () => {
 describeStorageContract("MemoryStorage", () => new MemoryStorage());
 describeStorageContract("FileStorage", () => new FileStorage({ dir: join(root, "contract") }), {
   validatesIds: true,
+  checksVersions: true,
   reopen: () => new FileStorage({ dir: join(root, "contract") }),
 });
 describeStorageContract("RedisStorage", () => new RedisStorage({ prefix: `${PREFIX}contract:` }), {
   skip: !redisUp,
   validatesIds: true,
+  checksVersions: true,
   reopen: () => new RedisStorage({ prefix: `${PREFIX}contract:` }),
 });
 describeStorageContract(
@@ -67,6 +69,7 @@ describeStorageContract(
   {
     skip: !redisUp,
     validatesIds: true,
+    checksVersions: true,
     reopen: () => new RedisStorage({ prefix: `${PREFIX}chunked:`, chunkBytes: 64 * 1024 }),
   },
 );
@@ -300,7 +303,7 @@ describe.skipIf(!redisUp)("expiry on RedisStorage, by Redis itself", () => {
       const link = await spill(t.client, "short_lived");
       const id = idOf(link.uri);
       const keys = await scanKeys(`${prefix}*${id}*`);
-      expect(keys.sort()).toEqual([`${prefix}c:${id}:1`, `${prefix}m:${id}`, `${prefix}x:${id}:1`]);
+      expect(keys.sort()).toEqual([`${prefix}c:{${id}}:1`, `${prefix}m:{${id}}`, `${prefix}x:{${id}}:1`]);
       const raw = new Redis(REDIS_URL);
       try {
         for (const key of keys) {
@@ -621,7 +624,12 @@ describe.skipIf(!redisUp)("RedisStorage keys", () => {
       expect(content.length).toBeGreaterThan(16 * 1024);
       await storage.put(meta, content, index);
       const keys = (await scanKeys(`${prefix}*`)).sort();
-      expect(keys).toEqual([`${prefix}c:${meta.id}:1`, `${prefix}m:${meta.id}`, `${prefix}x:${meta.id}:1`]);
+      expect(keys).toEqual([
+        `${prefix}c:{${meta.id}}:1`,
+        `${prefix}m:{${meta.id}}`,
+        `${prefix}o:owner:${meta.owner}`,
+        `${prefix}x:{${meta.id}}:1`,
+      ]);
       const raw = new Redis(REDIS_URL);
       try {
         for (const key of keys) {
@@ -629,8 +637,8 @@ describe.skipIf(!redisUp)("RedisStorage keys", () => {
           expect(ttl).toBeGreaterThan(110_000);
           expect(ttl).toBeLessThanOrEqual(120_000);
         }
-        await raw.set(`${prefix}m:${newResourceId()}`, "not json");
-        await raw.set(`${prefix}m:not-an-id`, JSON.stringify(meta));
+        await raw.set(`${prefix}m:{${newResourceId()}}`, "not json");
+        await raw.set(`${prefix}m:{not-an-id}`, JSON.stringify(meta));
       } finally {
         raw.disconnect();
       }

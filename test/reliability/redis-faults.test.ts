@@ -458,7 +458,14 @@ describe.skipIf(!available)("Redis faults under load", () => {
     });
     expect(unhandled).toEqual([]);
     expect(phantoms).toBe(0);
-    expect(left.length).toBe(3 * links.length);
+    const resourceKeys = left.filter((key) => /^[mcx]:/.test(key.slice(prefix.length)));
+    expect(resourceKeys.length).toBe(3 * links.length);
+    // The shared quota ledger counts the linked results only: failed spills took their bytes back.
+    const metas = await Promise.all(
+      left.filter((key) => key.startsWith(`${prefix}m:`)).map((key) => redis.get(key)),
+    );
+    const stored = metas.reduce((sum, raw) => sum + (JSON.parse(raw as string) as { size: number }).size, 0);
+    expect(Number(await redis.get(`${prefix}u:{${prefix}}:total`))).toBe(stored);
   }, 15_000);
 });
 

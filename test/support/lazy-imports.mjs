@@ -13,6 +13,7 @@ const HEAVY = {
   pg: /\/node_modules\/pg\//,
   s3: /\/@aws-sdk\//,
   sdkClient: /@modelcontextprotocol\/sdk\/dist\/esm\/client\/index\.js$/,
+  sdkV2: /@modelcontextprotocol\/(server|node)\//,
 };
 
 const HOOKS = `

@@ -3,6 +3,7 @@ import { type ResourceStorage, StorageError, type StoredResourceMeta } from "fru
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { encodeContent } from "../../src/ephemeral/content-index.js";
 import { newResourceId } from "../../src/storage/resource-id.js";
+import { VersionConflictError } from "../../src/storage/storage.js";
 
 /** Options of `describeStorageContract`. */
 export interface StorageContractOptions {
@@ -10,6 +11,8 @@ export interface StorageContractOptions {
   skip?: boolean;
   /** The provider refuses a `put` whose id it could not have generated (every durable one must). */
   validatesIds?: boolean;
+  /** `put` with an expected version refuses a stale one (every storage several processes may share must). */
+  checksVersions?: boolean;
   /** A second instance on the same backing store, to check that resources survive a restart. */
   reopen?: () => ResourceStorage | Promise<ResourceStorage>;
 }
@@ -106,6 +109,29 @@ export function describeStorageContract(
       );
       expect((await storage.read(meta.id, 1, "content", 5, 5)).byteLength).toBe(0);
     });
+
+    it.runIf(options.checksVersions === true)(
+      "writes over the version a writer expected, and refuses a stale one, writing nothing",
+      async () => {
+        const first = metaFor("first");
+        await storage.put(first.meta, first.content, first.index, 0);
+        const again = metaFor("again", { id: first.meta.id });
+        // 0: only if nothing is stored, and something is.
+        await expect(storage.put(again.meta, again.content, again.index, 0)).rejects.toBeInstanceOf(
+          VersionConflictError,
+        );
+        const mine = metaFor("second, from one writer", { id: first.meta.id, version: 2 });
+        const theirs = metaFor("second, from another", { id: first.meta.id, version: 2 });
+        await storage.put(mine.meta, mine.content, mine.index, 1);
+        await expect(storage.put(theirs.meta, theirs.content, theirs.index, 1)).rejects.toBeInstanceOf(
+          VersionConflictError,
+        );
+        expect(await storage.stat(first.meta.id)).toEqual(mine.meta);
+        expect(Buffer.from(await storage.read(first.meta.id, 2, "content", 0, mine.meta.size))).toEqual(
+          mine.content,
+        );
+      },
+    );
 
     it("returns fewer bytes at the end of a part, and none past it", async () => {
       const { meta, content, index } = metaFor("abcdefghij");

@@ -2,9 +2,9 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { describeZodError } from "../../errors/describe-zod-error.js";
 import type { Logger } from "../../logging/logger.js";
 import { toolError } from "../../results/tool-error.js";
-import type { Stage } from "../invocation.js";
+import type { Invocation, Stage } from "../invocation.js";
 import type { ToolDefinition } from "../operation.js";
-import { Oversized } from "../outcomes.js";
+import { Oversized, ResultPage } from "../outcomes.js";
 import { shapeResult } from "../shape-result.js";
 import type { StageFactory } from "../stage-factory.js";
 import { failedCallResult } from "./failed-call.js";
@@ -19,7 +19,7 @@ export function shapeStage(logger: Logger): StageFactory {
     name: "shape",
     create(definition) {
       if (definition.kind === "tool") return toolShaper(definition, logger);
-      return async (invocation, next) => shapeResult(invocation, servable(await next()));
+      return async (invocation, next) => shapeResult(invocation, servable(invocation, await next()));
     },
   };
 }
@@ -28,7 +28,7 @@ function toolShaper(definition: ToolDefinition, logger: Logger): Stage {
   return async (invocation, next) => {
     let result: CallToolResult;
     try {
-      result = shapeResult(invocation, servable(await next())) as CallToolResult;
+      result = shapeResult(invocation, servable(invocation, await next())) as CallToolResult;
     } catch (error) {
       return failedCallResult(definition, error, logger);
     }
@@ -51,9 +51,14 @@ function toolShaper(definition: ToolDefinition, logger: Logger): Stage {
   };
 }
 
-/** An oversized value that no stage served (a stage missing from the pipeline) is a server bug, not a result. */
-function servable(value: unknown): unknown {
+/**
+ * An oversized value that no stage served (a stage missing from the pipeline) is a server
+ * bug, not a result. A page is final here (the budget has shrunk it): its size goes to the
+ * call's outcome, for statistics and traces.
+ */
+function servable(invocation: Invocation, value: unknown): unknown {
   if (value instanceof Oversized)
     throw new Error("a result over its budget reached the shape stage unserved");
+  if (value instanceof ResultPage) invocation.outcome.pageCount = value.count;
   return value;
 }

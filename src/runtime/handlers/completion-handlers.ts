@@ -3,11 +3,12 @@ import type { Registry } from "../../builder/registry.js";
 import { invalidParams } from "../../errors/protocol-errors.js";
 import type { CompleteCallback } from "../../metadata/definitions.js";
 import type { Session } from "../session.js";
+import { clearParams } from "./clear-params.js";
 
 /** Installs `completion/complete` (prompt arguments and template variables) and `logging/setLevel`. */
 export function installUtilityHandlers(session: Session, registry: Registry): void {
   const { server } = session;
-  server.setRequestHandler(CompleteRequestSchema, async (request) => {
+  server.setRequestHandler(clearParams(CompleteRequestSchema), async (request) => {
     const { ref, argument, context } = request.params;
     let callback: CompleteCallback | undefined;
     if (ref.type === "ref/prompt") {
@@ -30,7 +31,7 @@ export function installUtilityHandlers(session: Session, registry: Registry): vo
     };
   });
 
-  server.setRequestHandler(SetLevelRequestSchema, (request) => {
+  server.setRequestHandler(clearParams(SetLevelRequestSchema), (request) => {
     session.logLevel = request.params.level;
     return {};
   });

@@ -8,6 +8,7 @@ import type { AppRuntime } from "../app-runtime.js";
 import { pageOfList } from "../list-pages.js";
 import type { RunOperation } from "../run-operation.js";
 import type { Session } from "../session.js";
+import { clearParams } from "./clear-params.js";
 
 /** Installs `prompts/list` (paginated) and `prompts/get` on one session's server. */
 export function installPromptHandlers(
@@ -17,12 +18,12 @@ export function installPromptHandlers(
   listings: readonly Prompt[],
 ): void {
   const { server } = session;
-  server.setRequestHandler(ListPromptsRequestSchema, (request) => {
+  server.setRequestHandler(clearParams(ListPromptsRequestSchema), (request) => {
     const page = pageOfList(listings, request.params?.cursor, runtime.listPageSize, "prompts/list");
     return { prompts: page.items, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
   });
 
-  server.setRequestHandler(GetPromptRequestSchema, async (request, extra) => {
+  server.setRequestHandler(clearParams(GetPromptRequestSchema), async (request, extra) => {
     const operation = runtime.registry.prompts.get(request.params.name);
     if (!operation) {
       throw invalidParams(

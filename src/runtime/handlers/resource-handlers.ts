@@ -9,12 +9,17 @@ import {
 import { EphemeralResources } from "../../ephemeral/ephemeral-resources.js";
 import { invalidParams, resourceNotFound } from "../../errors/protocol-errors.js";
 import type { StoredResourceMeta } from "../../storage/storage.js";
+import { MAX_URI_LENGTH, uriTooLong } from "../../uri/uri-limits.js";
 import type { AppRuntime } from "../app-runtime.js";
 import { findDeclaredResource } from "../declared-resources.js";
 import { pageOfList } from "../list-pages.js";
 import { ownerOf } from "../owner.js";
 import type { ReadStored, RunOperation } from "../run-operation.js";
 import type { Session } from "../session.js";
+import { clearParams } from "./clear-params.js";
+
+/** The key of the ephemeral storage in `app.stats().resources.listFailures`. */
+const EPHEMERAL_LISTING = "ephemeral storage";
 
 /** Installs `resources/*` handlers: listing, reading (static URIs, then templates), subscriptions. */
 export function installResourceHandlers(
@@ -29,15 +34,22 @@ export function installResourceHandlers(
   const templateListings = registry.templates.map((o) => o.definition.listing);
   const listers = registry.templates.flatMap(({ definition }) =>
     definition.list
-      ? [{ source: `the list of ${definition.uri} (${definition.where})`, list: definition.list }]
+      ? [
+          {
+            key: definition.uri,
+            source: `the list of ${definition.uri} (${definition.where})`,
+            list: definition.list,
+          },
+        ]
       : [],
   );
 
-  server.setRequestHandler(ListResourcesRequestSchema, async (request, extra) => {
+  server.setRequestHandler(clearParams(ListResourcesRequestSchema), async (request, extra) => {
     const owner = ownerOf(runtime, session, extra);
     const sources = [
       ...listers,
       {
+        key: EPHEMERAL_LISTING,
         source: "the ephemeral resources in storage",
         list: async () => (await runtime.ephemeral.list(owner)).map(ephemeralListing),
       },
@@ -49,7 +61,7 @@ export function installResourceHandlers(
     listed.forEach((outcome, index) => {
       if (outcome.status === "fulfilled") all.push(...outcome.value);
       else {
-        runtime.metrics.resourceListErrors++;
+        runtime.metrics.recordListFailure(sources[index]?.key ?? "unknown");
         runtime.logger.error(
           `resources/list: ${sources[index]?.source} failed; listing the rest`,
           outcome.reason,
@@ -60,7 +72,7 @@ export function installResourceHandlers(
     return { resources: page.items, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
   });
 
-  server.setRequestHandler(ListResourceTemplatesRequestSchema, (request) => {
+  server.setRequestHandler(clearParams(ListResourceTemplatesRequestSchema), (request) => {
     const page = pageOfList(
       templateListings,
       request.params?.cursor,
@@ -70,8 +82,11 @@ export function installResourceHandlers(
     return { resourceTemplates: page.items, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
   });
 
-  server.setRequestHandler(ReadResourceRequestSchema, async (request, extra) => {
+  server.setRequestHandler(clearParams(ReadResourceRequestSchema), async (request, extra) => {
     const { uri } = request.params;
+    // Refused before any work that grows with it (template matching, lookups, hashing).
+    const tooLong = uriTooLong(uri);
+    if (tooLong) throw invalidParams(`Invalid params: ${tooLong}`, { maxLength: MAX_URI_LENGTH });
     const stored = () => readStored(session, extra, uri, (owner) => readEphemeral(runtime, uri, owner));
     if (EphemeralResources.handles(uri)) return stored();
     const found = findDeclaredResource(registry, uri);
@@ -80,12 +95,12 @@ export function installResourceHandlers(
     return stored();
   });
 
-  server.setRequestHandler(SubscribeRequestSchema, (request) => {
+  server.setRequestHandler(clearParams(SubscribeRequestSchema), (request) => {
     session.subscriptions.add(request.params.uri);
     return {};
   });
 
-  server.setRequestHandler(UnsubscribeRequestSchema, (request) => {
+  server.setRequestHandler(clearParams(UnsubscribeRequestSchema), (request) => {
     session.subscriptions.delete(request.params.uri);
     return {};
   });

@@ -4,6 +4,7 @@ import type { AppRuntime } from "../app-runtime.js";
 import { pageOfList } from "../list-pages.js";
 import type { RunOperation } from "../run-operation.js";
 import type { Session } from "../session.js";
+import { clearParams } from "./clear-params.js";
 
 /** Installs `tools/list` (paginated) and `tools/call` on one session's server. */
 export function installToolHandlers(
@@ -13,12 +14,12 @@ export function installToolHandlers(
   listings: readonly Tool[],
 ): void {
   const { server } = session;
-  server.setRequestHandler(ListToolsRequestSchema, (request) => {
+  server.setRequestHandler(clearParams(ListToolsRequestSchema), (request) => {
     const page = pageOfList(listings, request.params?.cursor, runtime.listPageSize, "tools/list");
     return { tools: page.items, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
   });
 
-  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+  server.setRequestHandler(clearParams(CallToolRequestSchema), async (request, extra) => {
     const operation = runtime.registry.tools.get(request.params.name);
     if (!operation) {
       throw invalidParams(

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { BpeTokenCounter } from "../../../src/tokenizer/bpe-token-counter.js";
+import { BpeTokenCounter, breakLongRuns } from "../../../src/tokenizer/bpe-token-counter.js";
 
 const counter = new BpeTokenCounter();
 const all = async (text: string) => (await counter.count(text, Number.MAX_SAFE_INTEGER)).tokens;
@@ -49,5 +49,37 @@ describe("BpeTokenCounter", () => {
     // Its tokens per character stay those of the counted prefix, for extrapolation.
     const rate = counted.tokens / (counted.consumed ?? 0);
     expect(rate / ((await all(text.slice(0, 1024))) / 1024)).toBeCloseTo(1, 1);
+  });
+});
+
+describe("long runs of letters or punctuation", () => {
+  beforeAll(() => counter.load());
+
+  it("break into pieces of 256 characters, so BPE never merges within a longer run", () => {
+    expect(breakLongRuns("short text")).toBe("short text");
+    expect(breakLongRuns(`${"a".repeat(256)} ${"b".repeat(10)}`)).toBe(
+      `${"a".repeat(256)} ${"b".repeat(10)}`,
+    );
+    const broken = breakLongRuns("x".repeat(600));
+    expect(broken.split(" ").map((piece) => piece.length)).toEqual([256, 256, 88]);
+  });
+
+  it("count a run as its pieces: never fewer tokens than the pieces have, and a few more a piece at most", async () => {
+    // A 100,000-letter word (or a line of 100,000 dashes) in a tool's output used to cost BPE
+    // time quadratic in its length: seconds per call, for every session, in a budgeted tool.
+    for (const run of ["A".repeat(100_000), "-".repeat(100_000), "ab".repeat(50_000)]) {
+      const counted = await counter.count(run, Number.MAX_SAFE_INTEGER);
+      const pieces = Math.ceil(run.length / 256);
+      let exact = 0;
+      for (let i = 0; i < run.length; i += 256) exact += await all(run.slice(i, i + 256));
+      expect(counted.tokens).toBeGreaterThanOrEqual(exact);
+      expect(counted.tokens).toBeLessThanOrEqual(exact + 3 * pieces);
+    }
+  });
+
+  it("leave prose, JSON and unicode text exactly as they count", async () => {
+    for (const text of [json.slice(0, 20_000), prose.slice(0, 20_000), unicode.slice(0, 20_000)]) {
+      expect(breakLongRuns(text)).toBe(text);
+    }
   });
 });

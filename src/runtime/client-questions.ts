@@ -1,0 +1,30 @@
+/**
+ * The request option that carries the key a handler named for one question
+ * (`ctx.elicit(params, { key })`): a 2026-07-28 input-required result lists the question
+ * under it, and the client answers under it. SDK 1.x ignores options it does not know, so
+ * a 2025 session sends the question as before.
+ */
+export const INPUT_KEY_OPTION = "frugal/inputKey";
+
+/** Marks the `extra` of a 2026-07-28 request, whose questions end the call and are replayed. */
+const REPLAYED = Symbol("frugal.replayedQuestions");
+
+/** The `extra` of a 2026-07-28 request, marked so `ctx` lets the replay (and the SDK) check capabilities. */
+export function markReplayed<T extends object>(extra: T): T {
+  return Object.assign(extra, { [REPLAYED]: true });
+}
+
+/**
+ * True on a 2026-07-28 request: the SDK checks the input-required result against the
+ * capabilities the request declared and answers a missing one with the protocol's own
+ * -32021 error, so `ctx` does not refuse the question itself.
+ */
+export function isReplayed(extra: object): boolean {
+  return (extra as { [REPLAYED]?: boolean })[REPLAYED] === true;
+}
+
+/** The question key named in a request's options, if any. */
+export function inputKeyOf(options: unknown): string | undefined {
+  const key = (options as Record<string, unknown> | undefined)?.[INPUT_KEY_OPTION];
+  return typeof key === "string" ? key : undefined;
+}

@@ -1,0 +1,141 @@
+import type { ServerContext } from "@modelcontextprotocol/server";
+import type { Clock } from "../../clock/clock.js";
+import { canonicalJson } from "../../common/canonical-json.js";
+import { invalidParams, ProtocolError } from "../../errors/protocol-errors.js";
+import { CursorCodec, CursorError } from "../../pagination/cursor-codec.js";
+import { createKeyring } from "../../pagination/cursor-keys.js";
+import type { McpAppOptions } from "../app-options.js";
+import type { AppRuntime } from "../app-runtime.js";
+import { principalOwner } from "../owner.js";
+
+/** One 2026-07-28 request's replay of `ctx.elicit` / `ctx.sample` / `ctx.listRoots`. */
+export interface Replay {
+  /**
+   * What a question sends: the answer given on an earlier round (or in this request's
+   * `inputResponses`, under `key`), or a stop. `key` defaults to `frugal.<n>`.
+   */
+  ask(request: { method: string; params?: unknown }, key?: string): Promise<unknown>;
+  /** Set once the handler asked a question not answered yet: the call ends with `inputRequired()`. */
+  readonly pending: boolean;
+  /** The input-required result: the open questions, and the signed state holding the answers so far. */
+  inputRequired(): Record<string, unknown>;
+}
+
+/** Starts the replay of one request; throws `-32602` when its request state is not valid. */
+export type ModernAsk = (
+  request: { method: string; params?: Record<string, unknown> },
+  ctx: ServerContext,
+) => Replay;
+
+/** How long an input-required round may wait for the client's answer (default 10 minutes). */
+export const DEFAULT_REPLAY_TTL_MS = 10 * 60 * 1000;
+/** Questions one call may ask (each round re-runs the handler from the start). */
+const MAX_QUESTIONS = 16;
+/** Longest request state issued or accepted: the answers so far travel in it. */
+const MAX_STATE_LENGTH = 64 * 1024;
+
+/**
+ * Keeps `await ctx.elicit(…)` / `await ctx.sample(…)` working on 2026-07-28 requests,
+ * where the server can no longer send requests to the client: the first question ends
+ * the call with an input-required result; when the client answers, the handler runs again
+ * from the start and each question returns, in order, the answer given. The answers ride
+ * in the request state, signed like a cursor (the app's `cursorSecret`) and bound to the
+ * method, the tool/prompt/resource, its input and the principal, so a client can neither
+ * change an earlier answer nor move the state to another call; it expires after
+ * `DEFAULT_REPLAY_TTL_MS`. Handlers must not have side effects before their last question.
+ */
+export function inputReplay(runtime: AppRuntime, options: McpAppOptions, clock: Clock): ModernAsk {
+  const codec = new CursorCodec({
+    keyring: createKeyring(options.cursorSecret),
+    clock,
+    ttlMs: DEFAULT_REPLAY_TTL_MS,
+    encrypt: options.encryptCursors ?? false,
+    maxLength: MAX_STATE_LENGTH,
+  });
+  return (request, ctx) => {
+    const params = request.params ?? {};
+    // Made on first need: most calls carry no state and ask nothing.
+    const binding = () => {
+      const auth = ctx.http?.authInfo;
+      return {
+        operation: `${request.method} ${String(params.name ?? params.uri ?? "")}`,
+        canonicalInput: canonicalJson(params.arguments ?? {}),
+        keySpec: "frugal/request-state",
+        principal: auth ? (principalOwner(runtime.principalOf, auth) ?? null) : null,
+      };
+    };
+    // Answers by question index; a hole is a question not answered yet.
+    const answers = answersOf(codec, binding, ctx);
+    const responses = (ctx.mcpReq.inputResponses ?? {}) as Record<string, unknown>;
+    let asked = 0;
+    let tooMany = false;
+    let duplicate: Error | undefined;
+    const open = new Map<string, { method: string; params?: unknown }>();
+    return {
+      ask(inputRequest, key) {
+        const index = asked++;
+        const name = key ?? keyOf(index);
+        if (answers[index] !== undefined && answers[index] !== null) return Promise.resolve(answers[index]);
+        const response = responses[name];
+        if (response !== undefined && index < MAX_QUESTIONS) {
+          // The SDK has already dropped answers that are not results of the request they name,
+          // so one that reaches here is a result (a dropped one is simply asked again).
+          answers[index] = response;
+          return Promise.resolve(response);
+        }
+        if (open.has(name)) {
+          // Kept for inputRequired(): the handler may swallow this rejection, the call must not go on.
+          duplicate ??= new Error(
+            `Two questions of this call are named "${name}": give each ctx.elicit/ctx.sample/ctx.listRoots its own key`,
+          );
+          return Promise.reject(duplicate);
+        }
+        open.set(name, inputRequest);
+        if (index >= MAX_QUESTIONS) tooMany = true;
+        // The handler stops here; its result is replaced by the input-required result. A
+        // protocol error, so the pipeline passes it through (no isError result, no warning).
+        return Promise.reject(
+          new ProtocolError(-32000, `waiting for the client's answer to ${inputRequest.method}`),
+        );
+      },
+      get pending() {
+        return open.size > 0;
+      },
+      inputRequired() {
+        if (open.size === 0) throw new Error("no question is pending");
+        if (duplicate) throw duplicate;
+        if (tooMany) {
+          throw invalidParams(
+            `This call asked more than ${MAX_QUESTIONS} questions (ctx.elicit/ctx.sample/ctx.listRoots); ask fewer`,
+          );
+        }
+        const requestState = codec.encode({}, binding(), { answers: JSON.stringify(answers) });
+        return { resultType: "input_required", inputRequests: Object.fromEntries(open), requestState };
+      },
+    };
+  };
+}
+
+const keyOf = (index: number) => `frugal.${index}`;
+
+/** The answers of earlier rounds, from the verified request state (none without one). */
+function answersOf(
+  codec: CursorCodec,
+  binding: () => Parameters<CursorCodec["open"]>[1],
+  ctx: ServerContext,
+): unknown[] {
+  const state = ctx.mcpReq.requestState<unknown>();
+  let answers: unknown[] = [];
+  if (typeof state === "string") {
+    try {
+      const opened = codec.open(state, binding()).state.answers;
+      answers = typeof opened === "string" ? (JSON.parse(opened) as unknown[]) : [];
+    } catch (error) {
+      if (!(error instanceof CursorError)) throw error;
+      throw invalidParams(
+        `Invalid requestState: ${error.message.replaceAll("the cursor", "the request state")}; call again without requestState and answer the questions again`,
+      );
+    }
+  }
+  return answers;
+}

@@ -1,0 +1,47 @@
+import type { JSONRPCMessage, Transport } from "@modelcontextprotocol/server";
+import { type ListenedUris, listenedUrisOf } from "./listened-uris.js";
+
+/**
+ * A stdio connection's transport, seen by `serveStdio` unchanged, that records the resource
+ * URIs its `subscriptions/listen` streams ask for in `listened` (so the cache invalidator
+ * notifies them, as it does URIs a 2025 session subscribed to), and forgets them when the
+ * client cancels the stream or the connection ends. `serveStdio` itself holds the streams:
+ * a `notifications/resources/updated` the pinned 2026 server sends reaches each matching one.
+ */
+export function observingListens(inner: Transport, listened: ListenedUris): Transport {
+  const releases = new Map<string | number, () => void>();
+  const releaseAll = () => {
+    for (const release of releases.values()) release();
+    releases.clear();
+  };
+  const observe = (message: JSONRPCMessage) => {
+    const request = message as { id?: string | number; method?: string; params?: { requestId?: unknown } };
+    if (request.method === "notifications/cancelled") {
+      const id = request.params?.requestId as string | number | undefined;
+      if (id !== undefined) releases.get(id)?.();
+      if (id !== undefined) releases.delete(id);
+      return;
+    }
+    const uris = listenedUrisOf(message);
+    if (uris.length > 0 && request.id !== undefined) {
+      releases.get(request.id)?.(); // a reused id replaces its stream
+      releases.set(request.id, listened.add(uris));
+    }
+  };
+  const outer: Transport = {
+    start: () => inner.start(),
+    send: (message, options) => inner.send(message, options),
+    close: () => inner.close(),
+    setProtocolVersion: (version) => inner.setProtocolVersion?.(version),
+  };
+  inner.onmessage = (message, extra) => {
+    observe(message);
+    outer.onmessage?.(message, extra);
+  };
+  inner.onerror = (error) => outer.onerror?.(error);
+  inner.onclose = () => {
+    releaseAll();
+    outer.onclose?.();
+  };
+  return outer;
+}

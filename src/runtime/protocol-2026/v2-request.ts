@@ -1,0 +1,97 @@
+import type { Server as ServerV1 } from "@modelcontextprotocol/sdk/server/index.js";
+import type { ClientCapabilities, LoggingLevel } from "@modelcontextprotocol/sdk/types.js";
+import type { Server, ServerContext } from "@modelcontextprotocol/server";
+import type { RequestExtra } from "../call-context.js";
+import { inputKeyOf, markReplayed } from "../client-questions.js";
+import type { Session } from "../session.js";
+
+/** The protocol era one SDK v2 server instance serves. */
+export type Era = "legacy" | "modern";
+
+const LOG_LEVEL = "io.modelcontextprotocol/logLevel";
+const CLIENT_CAPABILITIES = "io.modelcontextprotocol/clientCapabilities";
+
+/**
+ * Asks the client for input on a 2026-07-28 request (replay), under the key the handler
+ * named, if any; legacy requests push a request instead.
+ */
+export type AskOnModern = (request: { method: string; params?: unknown }, key?: string) => Promise<unknown>;
+
+/**
+ * The 1.x `extra` the pipeline and `ToolContext` read, made from an SDK v2 handler
+ * context. On a 2026-07-28 request there is no server-to-client request channel, so
+ * `sendRequest` (elicit, sample) goes to `askOnModern`, and log messages go out only when
+ * the request's envelope names a level.
+ */
+export function extraOf(ctx: ServerContext, era: Era, askOnModern: AskOnModern): RequestExtra {
+  const modern = era === "modern";
+  const loggingOff = modern && ctx.mcpReq.envelope?.[LOG_LEVEL as never] === undefined;
+  const extra = {
+    signal: ctx.mcpReq.signal,
+    authInfo: ctx.http?.authInfo,
+    sessionId: ctx.sessionId,
+    _meta: ctx.mcpReq._meta,
+    requestId: ctx.mcpReq.id,
+    sendNotification: (notification: { method: string; params?: Record<string, unknown> }) => {
+      if (loggingOff && notification.method === "notifications/message") return Promise.resolve();
+      return ctx.mcpReq.notify(notification);
+    },
+    sendRequest: (
+      request: { method: string; params?: unknown },
+      _schema: unknown,
+      options?: { signal?: AbortSignal },
+    ) =>
+      modern
+        ? askOnModern(request, inputKeyOf(options))
+        : ctx.mcpReq.send(request as never, options?.signal ? { signal: options.signal } : undefined),
+    closeSSEStream: ctx.http?.closeSSE,
+  };
+  return modern ? markReplayed(extra as unknown as RequestExtra) : (extra as unknown as RequestExtra);
+}
+
+/** What a 2026-07-28 request carries itself, instead of what a handshake would have set. */
+export interface RequestScope {
+  readonly logLevel: LoggingLevel | undefined;
+  readonly capabilities: ClientCapabilities | undefined;
+}
+
+/** The request's envelope: its log level and its client's capabilities. */
+export function scopeOf(ctx: ServerContext): RequestScope {
+  const envelope = (ctx.mcpReq.envelope ?? {}) as Record<string, unknown>;
+  return {
+    logLevel: envelope[LOG_LEVEL] as LoggingLevel | undefined,
+    capabilities: envelope[CLIENT_CAPABILITIES] as ClientCapabilities | undefined,
+  };
+}
+
+/**
+ * The session the handlers of one serving unit are installed for: the unit's own state,
+ * except the log level and the client's capabilities, which a 2026-07-28 request brings
+ * itself (read from `scope`, the running request's, when there is one). Installed once
+ * per unit: installing per request would rebuild the handlers' request schemas each time.
+ */
+export function unitView(unit: Session, server: Server, scope: () => RequestScope | undefined): Session {
+  let handshakeLevel: LoggingLevel | undefined;
+  const client = {
+    // On a 2026 request the envelope's capabilities. `ctx.elicit`/`ctx.sample` still reach the
+    // replay without checking them (their `extra` is marked replayed): the SDK checks the
+    // input-required result against the envelope and answers a missing capability with the
+    // protocol's own -32021 error, naming what the client must declare.
+    getClientCapabilities: () => {
+      const current = scope();
+      return current ? (current.capabilities ?? {}) : server.getClientCapabilities();
+    },
+  };
+  return Object.create(unit, {
+    logLevel: {
+      get: () => {
+        const current = scope();
+        return current ? current.logLevel : handshakeLevel;
+      },
+      set: (level: LoggingLevel | undefined) => {
+        handshakeLevel = level;
+      },
+    },
+    server: { value: client as unknown as ServerV1 },
+  }) as Session;
+}

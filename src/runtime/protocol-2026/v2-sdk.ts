@@ -1,0 +1,48 @@
+import { FrugalConfigError } from "../../errors/config-error.js";
+
+/** The parts of the SDK v2 packages the 2026-07-28 registrar uses, loaded on demand. */
+export interface V2Sdk {
+  readonly server: typeof import("@modelcontextprotocol/server");
+  readonly stdio: typeof import("@modelcontextprotocol/server/stdio");
+  readonly node: typeof import("@modelcontextprotocol/node");
+}
+
+/** The MCP revision the SDK v2 packages add; `McpAppOptions.protocol` takes it. */
+export const PROTOCOL_2026 = "2026-07-28";
+
+const PACKAGES = "@modelcontextprotocol/server and @modelcontextprotocol/node";
+
+let loading: Promise<V2Sdk> | undefined;
+
+/**
+ * Imports the SDK v2 packages the first time an app asks for `protocol: "2026-07-28"`.
+ * They are optional peers: an app on the default protocol never loads them, so its
+ * install and cold start stay as they were. A missing package fails `McpFactory.create`
+ * with an error that names the packages to install.
+ */
+export function loadV2Sdk(): Promise<V2Sdk> {
+  loading ??= Promise.all([
+    import("@modelcontextprotocol/server"),
+    import("@modelcontextprotocol/server/stdio"),
+    import("@modelcontextprotocol/node"),
+  ]).then(
+    ([server, stdio, node]) => ({ server, stdio, node }),
+    (error: unknown) => {
+      loading = undefined;
+      throw missingPackages(error);
+    },
+  );
+  return loading;
+}
+
+/** A `FrugalConfigError` naming the packages when they are not installed; other failures as they are. */
+export function missingPackages(error: unknown): unknown {
+  const code = (error as { code?: unknown } | undefined)?.code;
+  if (code !== "ERR_MODULE_NOT_FOUND" && code !== "MODULE_NOT_FOUND") return error;
+  return new FrugalConfigError(
+    'McpFactory.create options, protocol: "2026-07-28"',
+    `the SDK v2 packages are not installed (${(error as Error).message})`,
+    `run \`npm install ${PACKAGES.replace(" and ", " ")}\` (optional peer dependencies), or remove \`protocol\` to serve MCP up to 2025-11-25 on @modelcontextprotocol/sdk`,
+    { cause: error },
+  );
+}

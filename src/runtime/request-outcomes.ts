@@ -1,0 +1,20 @@
+import type { CallOutcome } from "../pipeline/invocation.js";
+import { isReplayed } from "./client-questions.js";
+
+/** The outcome of the operation a 2026-07-28 request ran, by the request's `extra`. */
+const outcomes = new WeakMap<object, CallOutcome>();
+
+/**
+ * Keeps the outcome of the operation a 2026-07-28 request runs, for the registrar to read
+ * once the request is answered (the cache hints of `resources/read`). Only the first
+ * operation of a request counts (a resource tool may run others inside it); 2025 requests
+ * keep nothing, so their hot path stays as it was.
+ */
+export function recordOutcome(extra: object, outcome: CallOutcome): void {
+  if (isReplayed(extra) && !outcomes.has(extra)) outcomes.set(extra, outcome);
+}
+
+/** The outcome `recordOutcome` kept for this request, if any. */
+export function outcomeOf(extra: object): CallOutcome | undefined {
+  return outcomes.get(extra);
+}

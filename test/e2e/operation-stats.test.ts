@@ -1,0 +1,256 @@
+import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
+import {
+  Budget,
+  Cached,
+  createTestClient,
+  Ephemeral,
+  McpModule,
+  McpService,
+  Paginated,
+  Prompt,
+  RedisStorage,
+  Resource,
+  STORAGE,
+  type TestClient,
+  Tool,
+  toolError,
+} from "frugal-mcp";
+import { afterEach, describe, expect, it } from "vitest";
+import { z } from "zod";
+
+const ITEMS = Array.from({ length: 25 }, (_, i) => ({ id: i, title: `Item ${i}` }));
+
+@McpService()
+class StatsService {
+  @Tool({ name: "list_items" })
+  @Paginated(["id"], { limit: 10 })
+  listItems() {
+    return ITEMS;
+  }
+
+  @Tool({ name: "report", input: { site: z.string() } })
+  @Cached({ ttl: 60_000 })
+  @Budget(1_000)
+  report({ site }: { site: string }) {
+    return { site, rows: [1, 2, 3] };
+  }
+
+  @Tool({ name: "budgeted", input: { words: z.number().int() } })
+  @Budget(2_000)
+  budgeted({ words }: { words: number }) {
+    return "word ".repeat(words);
+  }
+
+  @Tool({ name: "plain" })
+  plain() {
+    return "héllo";
+  }
+
+  @Tool({ name: "refuses" })
+  refuses() {
+    return toolError("not today");
+  }
+
+  @Tool({ name: "throws" })
+  throws(): string {
+    throw new Error("the database is down");
+  }
+
+  @Tool({ name: "tiny_report" })
+  @Ephemeral({ when: "always" })
+  tinyReport() {
+    return [{ ok: true }];
+  }
+
+  @Resource("config://app", { mimeType: "application/json" })
+  config() {
+    return { theme: "dark" };
+  }
+
+  @Resource("notes://{id}")
+  note({ id }: { id: string }) {
+    if (id === "missing") throw new McpError(ErrorCode.InvalidParams, `no note ${id}`);
+    return `note ${id}`;
+  }
+
+  @Resource("broken://{id}", {
+    list: () => {
+      throw new Error("the catalogue database is down");
+    },
+  })
+  broken({ id }: { id: string }) {
+    return id;
+  }
+
+  @Prompt({ name: "greet", input: { name: z.string() } })
+  greet({ name }: { name: string }) {
+    return `Hello ${name}`;
+  }
+
+  @Prompt({ name: "report", input: {} })
+  reportPrompt() {
+    return "Summarize the report";
+  }
+}
+
+@McpModule({ services: [StatsService] })
+class StatsModule {}
+
+type Text = { type: string; text?: string };
+/** The measure `bytesOut` promises for text results: UTF-8 bytes of every text block. */
+const textBytes = (blocks: Text[]) => blocks.reduce((n, b) => n + Buffer.byteLength(b.text ?? ""), 0);
+
+describe("app.stats().operations", () => {
+  let t: TestClient | undefined;
+  const client = () => {
+    if (!t) throw new Error("no client");
+    return t;
+  };
+  const operations = () => client().app.stats().operations;
+  afterEach(async () => {
+    await t?.close();
+    t = undefined;
+  });
+
+  it("counts calls, continuations of a cursor walk and the bytes returned", async () => {
+    t = await createTestClient(StatsModule);
+    let cursor: string | undefined;
+    let bytes = 0;
+    let calls = 0;
+    do {
+      const result = await t.callTool({ name: "list_items", arguments: cursor ? { cursor } : {} });
+      bytes += textBytes(result.content as Text[]);
+      calls++;
+      cursor = (result.structuredContent as { nextCursor: string | null }).nextCursor ?? undefined;
+    } while (cursor);
+    expect(calls).toBe(3);
+    expect(operations().list_items).toMatchObject({
+      calls: 3,
+      errors: 0,
+      continuations: 2,
+      rereads: 0,
+      cacheHits: 0,
+      cacheMisses: 0,
+      bytesOut: bytes,
+      tokensOut: 0,
+    });
+    const plain = await t.callTool({ name: "plain", arguments: {} });
+    expect(operations().plain?.bytesOut).toBe(textBytes(plain.content as Text[]));
+    expect(operations().plain?.bytesOut).toBe(6); // "héllo": é is two bytes in UTF-8
+  });
+
+  it("reports latency percentiles in milliseconds", async () => {
+    t = await createTestClient(StatsModule);
+    for (let i = 0; i < 20; i++) await t.callTool({ name: "plain", arguments: {} });
+    const { calls, p50Ms, p95Ms } = operations().plain ?? {};
+    expect(calls).toBe(20);
+    expect(p50Ms).toBeGreaterThan(0);
+    expect(p95Ms).toBeGreaterThanOrEqual(p50Ms ?? 0);
+    expect(p95Ms).toBeLessThan(10_000);
+  });
+
+  it("counts cache hits and misses per operation, and a hit's tokens as its miss counted them", async () => {
+    t = await createTestClient(StatsModule);
+    const a = await t.callTool({ name: "report", arguments: { site: "a" } });
+    const again = await t.callTool({ name: "report", arguments: { site: "a" } });
+    await t.callTool({ name: "report", arguments: { site: "b" } });
+    expect(again).toEqual(a);
+    const stats = client().app.stats();
+    expect(stats.operations.report).toMatchObject({ calls: 3, cacheHits: 1, cacheMisses: 2, errors: 0 });
+    expect(stats.cache).toMatchObject({ hits: 1, misses: 2 });
+    // Sites "a" and "b" cost the same tokens; the budget counted the two misses only.
+    const counted = stats.tokens.report;
+    expect(counted?.calls).toBe(2);
+    expect(stats.operations.report?.tokensOut).toBe(((counted?.tokens ?? 0) / 2) * 3);
+    expect(stats.operations.report?.bytesOut).toBe(3 * textBytes(a.content as Text[]));
+  });
+
+  it("counts tokens only where a budget applies", async () => {
+    t = await createTestClient(StatsModule);
+    await t.callTool({ name: "budgeted", arguments: { words: 50 } });
+    await t.callTool({ name: "plain", arguments: {} });
+    const stats = client().app.stats();
+    expect(stats.operations.budgeted?.tokensOut).toBe(stats.tokens.budgeted?.tokens);
+    expect(stats.operations.budgeted?.tokensOut).toBeGreaterThan(40);
+    expect(stats.operations.plain?.tokensOut).toBe(0);
+  });
+
+  it("counts isError results, thrown handlers and protocol errors as errors", async () => {
+    t = await createTestClient(StatsModule);
+    expect((await t.callTool({ name: "refuses", arguments: {} })).isError).toBe(true);
+    expect((await t.callTool({ name: "throws", arguments: {} })).isError).toBe(true);
+    await expect(t.readResource({ uri: "notes://missing" })).rejects.toThrow(/no note missing/);
+    await t.readResource({ uri: "notes://1" });
+    expect(operations().refuses).toMatchObject({ calls: 1, errors: 1 });
+    expect(operations().throws).toMatchObject({ calls: 1, errors: 1 });
+    expect(operations()["notes://{id}"]).toMatchObject({ calls: 2, errors: 1 });
+  });
+
+  it("counts re-reads of a URI by the same owner, per resource or template", async () => {
+    t = await createTestClient(StatsModule);
+    await t.readResource({ uri: "config://app" });
+    await t.readResource({ uri: "config://app" });
+    const other = await t.connect(); // another session: another owner
+    await other.readResource({ uri: "config://app" });
+    await t.readResource({ uri: "notes://1" });
+    await t.readResource({ uri: "notes://2" });
+    await t.readResource({ uri: "notes://1" });
+    await other.readResource({ uri: "notes://1" });
+    expect(operations()["config://app"]).toMatchObject({ calls: 3, rereads: 1 });
+    expect(operations()["notes://{id}"]).toMatchObject({ calls: 4, rereads: 1 });
+  });
+
+  it("keys prompts by name (a prompt named like a tool as prompt:<name>)", async () => {
+    t = await createTestClient(StatsModule);
+    await t.getPrompt({ name: "greet", arguments: { name: "Ada" } });
+    await t.getPrompt({ name: "report", arguments: {} });
+    expect(operations().greet).toMatchObject({ calls: 1, errors: 0 });
+    expect(operations().greet?.bytesOut).toBe(Buffer.byteLength("Hello Ada"));
+    expect(operations()["prompt:report"]).toMatchObject({ calls: 1 });
+    expect(operations().report).toBeUndefined();
+  });
+
+  it("keys reads of spilled results by the tool that made them, and unknown stored URIs together", async () => {
+    t = await createTestClient(StatsModule);
+    const spilled = await t.callTool({ name: "tiny_report", arguments: {} });
+    const link = (spilled.content as Array<{ type: string; uri: string }>)[0];
+    expect(link?.type).toBe("resource_link");
+    await t.readResource({ uri: link?.uri ?? "" });
+    await t.readResource({ uri: link?.uri ?? "" });
+    await expect(t.readResource({ uri: "results://nothing/here" })).rejects.toThrow();
+    await expect(t.readResource({ uri: "ephemeral://no_such_tool/abc" })).rejects.toThrow();
+    expect(operations()["ephemeral://tiny_report/{id}"]).toMatchObject({ calls: 2, rereads: 1, errors: 0 });
+    expect(operations()["(stored resources)"]).toMatchObject({ calls: 2, errors: 2 });
+    expect(operations().tiny_report).toMatchObject({ calls: 1, errors: 0 });
+  });
+
+  it("shows no operation before its first call, and keeps the existing counters", async () => {
+    t = await createTestClient(StatsModule);
+    const stats = client().app.stats();
+    expect(stats.operations).toEqual({});
+    expect(stats).toMatchObject({ sessions: 1, inFlight: 0, tokens: {}, resources: { listErrors: 0 } });
+  });
+});
+
+describe("app.stats().resources.listFailures", () => {
+  let t: TestClient | undefined;
+  afterEach(async () => {
+    await t?.close();
+    t = undefined;
+  });
+
+  it("counts failed listing sources per source: a template's list and a dead storage", async () => {
+    const storage = new RedisStorage({ url: "redis://127.0.0.1:1" });
+    t = await createTestClient(StatsModule, {
+      providers: [{ provide: STORAGE, useValue: storage }],
+      readyTimeoutMs: 50,
+    });
+    const { resources } = await t.listResources();
+    expect(resources.map((r) => r.uri)).toEqual(["config://app"]);
+    await t.listResources();
+    expect(t.app.stats().resources).toEqual({
+      listErrors: 4,
+      listFailures: { "broken://{id}": 2, "ephemeral storage": 2 },
+    });
+  });
+});
