@@ -4,7 +4,17 @@ import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
 const here = fileURLToPath(new URL(".", import.meta.url));
-const benches = ["overhead", "pagination", "adaptive", "cache", "budget", "ephemeral", "startup", "scale-out", "stateless-http"];
+const benches = [
+  "overhead",
+  "pagination",
+  "adaptive",
+  "cache",
+  "budget",
+  "ephemeral",
+  "startup",
+  "scale-out",
+  "stateless-http",
+];
 let failed = 0;
 for (const name of benches) {
   const file = `${here}${name}.bench.js`;

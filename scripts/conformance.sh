@@ -6,6 +6,8 @@
 #   npm run conformance                                   # 0.1.16: active suite, then pending
 #   npm run conformance -- --suite all                    # any other arguments of `conformance server`
 #   CONFORMANCE_VERSION=0.2.0-alpha.12 npm run conformance -- --requirements 2025-11-25
+#   MCP_PROTOCOL=2026-07-28 …                            # the server on the 2026-07-28 registrar
+#   CONFORMANCE_SKIP_BUILD=1 …                           # reuse the last build
 #
 # The suite needs Node 22 while the project runs on Node 20: unless `node` is already 22 or
 # newer, Node 22 is installed from the npm registry (the `node` package) into .tmp/node22 and
@@ -18,8 +20,10 @@ version="${CONFORMANCE_VERSION:-0.1.16}"
 logs=".tmp/conformance"
 mkdir -p "$logs"
 
-echo "› npm run build"
-npm run build --silent
+if [ "${CONFORMANCE_SKIP_BUILD:-}" != 1 ]; then
+  echo "› npm run build"
+  npm run build --silent
+fi
 
 # --- Node 22 for the suite -------------------------------------------------------------
 if [ "$(node -p 'process.versions.node.split(".")[0]')" -ge 22 ]; then

@@ -18,6 +18,7 @@ export type EntryMatcher = (input: unknown) => boolean;
  * on a backend failure: the pipeline then serves from the source (fails open) and logs.
  */
 export interface ResultCache {
+  /** The entry kept under `key`, or undefined (missing or expired). */
   get(key: string): Promise<CacheEntry | undefined>;
   /** Stores an entry for `ttlMs`; an entry too large for the cache may be skipped. */
   set(key: string, entry: CacheEntry, ttlMs: number): Promise<void>;
@@ -25,5 +26,6 @@ export interface ResultCache {
   invalidate(namespace: string, match?: EntryMatcher): Promise<number>;
   /** Entries evicted for space so far (for `app.stats()`). */
   readonly evictions?: number;
+  /** Releases connections and timers; the app calls it when it closes. */
   close?(): Promise<void>;
 }

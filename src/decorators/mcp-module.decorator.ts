@@ -1,14 +1,27 @@
 import type { InjectionToken } from "tsyringe";
 import { metadataStore } from "../metadata/store.js";
 
-type Constructor<T = unknown> = new (...args: any[]) => T;
+/**
+ * A class, as `@McpModule`'s `services`, `imports` and providers take it (any constructor
+ * parameters: the container supplies them).
+ *
+ * @example
+ * ```ts
+ * const services: Constructor[] = [ArticlesService, LogsService];
+ * ```
+ */
+export type Constructor<T = unknown> = new (...args: any[]) => T;
 
 /** A tsyringe-style provider entry, or a bare class (shorthand for `{ provide: C, useClass: C }`). */
 export type ProviderEntry =
   | Constructor
   | { provide: InjectionToken; useClass: Constructor }
   | { provide: InjectionToken; useValue: unknown }
-  | { provide: InjectionToken; useFactory: (container: import("tsyringe").DependencyContainer) => unknown }
+  | {
+      provide: InjectionToken;
+      /** Builds the value once, from the app's container (resolve dependencies from it). */
+      useFactory: (container: import("tsyringe").DependencyContainer) => unknown;
+    }
   | { provide: InjectionToken; useToken: InjectionToken };
 
 /** Options of `@McpModule`. */

@@ -8,4 +8,29 @@ import type * as Tsyringe from "tsyringe";
 
 const tsyringe = createRequire(import.meta.url)("tsyringe") as typeof Tsyringe;
 
-export const { container, inject, injectable } = tsyringe;
+/** tsyringe's global container; the app builds a child of it. */
+export const container = tsyringe.container;
+
+/**
+ * Parameter decorator (tsyringe's `inject`, exported as `Inject`): injects the provider of
+ * `token` into a constructor parameter. Needs no decorator metadata, so it also works
+ * under tsx and esbuild.
+ *
+ * @example
+ * ```ts
+ * constructor(@Inject(STORAGE) private readonly storage: ResourceStorage) {}
+ * ```
+ */
+export const inject = tsyringe.inject;
+
+/**
+ * Class decorator (tsyringe's `injectable`, exported as `Injectable`): lets the container
+ * build the class, reading its constructor's parameter types from decorator metadata.
+ *
+ * @example
+ * ```ts
+ * @Injectable()
+ * class ArticlesRepo { constructor(private readonly db: Database) {} }
+ * ```
+ */
+export const injectable = tsyringe.injectable;

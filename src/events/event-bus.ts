@@ -29,5 +29,6 @@ export interface EventBus {
    * invalidated. A bus within one process never loses one and leaves it out.
    */
   onDeliveryChange?(listener: (change: DeliveryChange) => void): () => void;
+  /** Releases connections and timers; the app calls it when it closes. */
   close?(): Promise<void>;
 }

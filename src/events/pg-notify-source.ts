@@ -2,10 +2,15 @@ import { ExternalEventSource } from "./external-event-source.js";
 
 /** The part of a `pg` client this source uses. */
 export interface PgListenClient {
+  /** Opens the connection; the source calls it once, before its `LISTEN`s. */
   connect(): Promise<unknown>;
+  /** Runs one statement: the source sends only `LISTEN` and `UNLISTEN`. */
   query(text: string): Promise<unknown>;
+  /** Receives each `NOTIFY` on a channel listened to. */
   on(event: "notification", listener: (message: { channel: string; payload?: string }) => void): unknown;
+  /** Receives a connection failure (the source listens so that it does not crash the process). */
   on(event: "error", listener: (error: Error) => void): unknown;
+  /** Closes the connection; the source calls it only on a client it made (one passed in is yours to end). */
   end(): Promise<void>;
 }
 

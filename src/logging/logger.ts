@@ -1,8 +1,12 @@
 /** The framework's own diagnostics sink (not the MCP logging sent to clients). */
 export interface Logger {
+  /** Detail for tracing the framework's decisions (cache drops, retries). */
   debug(message: string, details?: unknown): void;
+  /** A normal event worth seeing at startup or shutdown. */
   info(message: string, details?: unknown): void;
+  /** Something degraded but still served (a fallback, a dropped event). */
   warn(message: string, details?: unknown): void;
+  /** A failure; `details` is usually the `Error`. */
   error(message: string, details?: unknown): void;
 }
 

@@ -178,7 +178,13 @@ export interface StreamChunkOptions {
  * An `invalidateOn` entry: an event name, or an event with a matcher that drops only the
  * entries whose input matches the event's payload.
  */
-export type InvalidationRule = string | { event: string; match: (input: any, payload: any) => boolean };
+export type InvalidationRule =
+  | string
+  | {
+      event: string;
+      /** True to drop the entry cached for `input` (the handler's input) on this event's `payload`; a throw drops it too. */
+      match: (input: any, payload: any) => boolean;
+    };
 
 /** Options of `@Cached`. */
 export interface CachedOptions {

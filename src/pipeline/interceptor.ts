@@ -39,11 +39,21 @@ export interface InterceptedCall {
  * ```
  */
 export interface Interceptor {
+  /** Wraps one call: return `next()`'s result (or another), or throw to refuse the call. */
   intercept(
     call: InterceptedCall,
     next: () => Promise<ProtocolResult>,
   ): Promise<ProtocolResult> | ProtocolResult;
 }
 
-/** A class whose instances are interceptors; built by the app's container. */
+/**
+ * A class whose instances are interceptors, as `@UseInterceptors(...)` and the app's
+ * `interceptors` take it; the app's container builds one instance per class.
+ *
+ * @example
+ * ```ts
+ * const interceptors: InterceptorClass[] = [RequireScope, AuditLog];
+ * const app = await McpFactory.create(AppModule, { interceptors });
+ * ```
+ */
 export type InterceptorClass = new (...args: never[]) => Interceptor;

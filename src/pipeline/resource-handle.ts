@@ -80,6 +80,7 @@ export interface ResourceHandle {
   create(content: unknown, options?: CreateResourceOptions): Promise<ResourceInfo>;
   /** Replaces the content of a resource this caller created; its version goes up by one. */
   update(uri: string, content: unknown): Promise<ResourceInfo>;
+  /** Deletes a resource this caller created; resolves false when there was none to delete. */
   delete(uri: string): Promise<boolean>;
   /** A slice (items, lines or bytes from `offset`), not held to a budget: this is the server reading. */
   read(uri: string, range?: { offset?: number; limit?: number }): Promise<ResourceSlice>;

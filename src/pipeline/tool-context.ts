@@ -78,7 +78,10 @@ export interface ToolContext {
    */
   readonly clientCapabilities: ClientCapabilities | undefined;
   /** The app's event bus: `ctx.events.emit("articles.changed", { site })`. */
-  readonly events: { emit(name: string, payload?: unknown): Promise<void> };
+  readonly events: {
+    /** Publishes an event; resolves once this instance's listeners (cache invalidations) have handled it. */
+    emit(name: string, payload?: unknown): Promise<void>;
+  };
   /** Ephemeral resources by hand: `create`, `update`, `delete`, `read`, owned by this caller. */
   readonly resources: ResourceHandle;
   /** Under `@Paginated`: where this page starts and how long it is. */

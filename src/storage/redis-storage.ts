@@ -106,7 +106,9 @@ export class RedisStorage implements ResourceStorage {
   private readonly undos = new Map<string, PendingUndo>();
   private undoTimer: NodeJS.Timeout | undefined;
   /** Byte usage shared by every instance on this Redis and prefix. */
-  readonly usage: RedisUsage;
+  readonly usage: SharedUsage;
+  // The same ledger, typed for `forget`, which only this storage calls (on delete).
+  private readonly ledger: RedisUsage;
 
   constructor(options: RedisStorageOptions = {}) {
     this.connection = redisConnection({
@@ -116,7 +118,7 @@ export class RedisStorage implements ResourceStorage {
     this.prefix = options.prefix ?? "frugal:res:";
     this.chunkBytes = options.chunkBytes ?? 4 * 1024 * 1024;
     const ledger = (name: string) => `${this.prefix}u:${hashTag(this.prefix)}:${name}`;
-    this.usage = new RedisUsage(this.connection, [
+    this.usage = this.ledger = new RedisUsage(this.connection, [
       ledger("records"),
       ledger("expiries"),
       ledger("creators"),
@@ -297,7 +299,7 @@ export class RedisStorage implements ResourceStorage {
       // Tidying: a stale index entry is skipped (and dropped) by the next listing, and a
       // record left in the ledger counts until the resource's expiry.
       if (meta) await client.zrem(this.ownerKey(meta.owner), checked).catch(() => 0);
-      if (deleted) await this.usage.forget(checked).catch(() => {});
+      if (deleted) await this.ledger.forget(checked).catch(() => {});
       return deleted;
     } catch (error) {
       throw new StorageError(`redis storage: deleting resource ${checked} failed (${describe(error)})`);

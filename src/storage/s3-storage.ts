@@ -16,7 +16,9 @@ import { checkedId, checkedVersion, checkRange } from "./storage-checks.js";
  * (v3) fits. Declared structurally so this package's types never depend on the AWS SDK.
  */
 export interface S3ClientLike {
+  /** Sends one command (`PutObjectCommand`, `GetObjectCommand`, …) and resolves with its output. */
   send(command: unknown, options?: unknown): Promise<unknown>;
+  /** Closes the client's connections; `S3Storage.close()` calls it only on a client it made itself. */
   destroy?(): void;
 }
 

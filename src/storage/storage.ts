@@ -69,6 +69,7 @@ export interface ResourceStorage {
    * what it sees.
    */
   readonly usage?: SharedUsage;
+  /** Releases connections and timers; the app calls it when it closes. */
   close?(): Promise<void>;
 }
 
@@ -90,7 +91,11 @@ export interface UsageRecord {
 
 /** The answer to a claim: granted (with how to take it back), or which quota it would pass. */
 export type UsageClaim =
-  | { readonly granted: true; revert(): Promise<void> }
+  | {
+      readonly granted: true;
+      /** Takes the claim back after its write failed, so the bytes are not counted. */
+      revert(): Promise<void>;
+    }
   | { readonly granted: false; readonly quota: "owner" | "total"; readonly used: number };
 
 /**
@@ -101,6 +106,7 @@ export type UsageClaim =
  * go by.
  */
 export interface SharedUsage {
+  /** Records `meta`'s bytes if both quotas still hold; otherwise says which quota refused it. */
   claim(meta: StoredResourceMeta, limits: UsageLimits, now: number): Promise<UsageClaim>;
   /** Every live record (the rare path: making room when the total quota is reached). */
   records(now: number): Promise<UsageRecord[]>;

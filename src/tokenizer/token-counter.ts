@@ -25,6 +25,7 @@ export interface TokenCount {
  * ```
  */
 export interface TokenCounter {
+  /** Counts the tokens of `text`, and may stop once the count passes `limit`. */
   count(text: string, limit: number): TokenCount | Promise<TokenCount>;
   /** Loads whatever is costly (a tokenizer's tables) ahead of the first count. */
   load?(): Promise<void>;

@@ -121,7 +121,9 @@ export type HttpHandler = ((
   req: IncomingMessage & { auth?: AuthInfo },
   res: ServerResponse,
 ) => Promise<void>) & {
+  /** Stops opening sessions (new ones get 503) and closes every open session's transport. */
   close(): Promise<void>;
+  /** Open sessions and the bytes their event stores keep, now. */
   stats(): HttpHandlerStats;
 };
 
