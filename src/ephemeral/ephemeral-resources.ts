@@ -1,5 +1,6 @@
 import type { Clock } from "../clock/clock.js";
 import type { Logger } from "../logging/logger.js";
+import { isAnonymousOwner, UNLISTED_OWNER } from "../pipeline/owners.js";
 import type { CreateResourceOptions as HandlerCreateOptions } from "../pipeline/resource-handle.js";
 import { derivedResourceId, newResourceId } from "../storage/resource-id.js";
 import {
@@ -98,6 +99,12 @@ export class EphemeralResources {
       return this.createAt(id, ephemeralUri(options.tool ?? "resource", id), value, options, creator);
     }
     const uri = this.checkedChosenUri(options.uri);
+    if (options.scope !== "global" && isAnonymousOwner(creator)) {
+      // Its URI would be its only key, and a chosen URI can be guessed.
+      throw new ResourceLimitError(
+        `Cannot create a resource at ${JSON.stringify(uri)}: an anonymous caller of a sessionless (2026-07-28) request cannot choose a URI, since anyone who knows it could read it. Fix: leave \`uri\` out (a random ephemeral:// URI is made), use scope: "global" for data meant for everyone, or authenticate callers.`,
+      );
+    }
     const owner = options.scope === "global" ? null : creator;
     // In turn with updates of the same URI (they serialize on the URI too).
     return this.serialized(uri, () =>
@@ -112,7 +119,7 @@ export class EphemeralResources {
     options: CreateResourceOptions,
     creator: string,
   ): Promise<StoredResourceMeta> {
-    const owner = options.scope === "global" ? null : creator;
+    const owner = options.scope === "global" ? null : isAnonymousOwner(creator) ? UNLISTED_OWNER : creator;
     // A result of tens of megabytes is encoded in steps, letting other sessions' calls run.
     const encoded = await encodeContentYielding(value, options.mimeType);
     return this.retryingConflicts(async () => {
@@ -260,7 +267,7 @@ export class EphemeralResources {
     const id = idOfEphemeralUri(uri);
     if (id) {
       const meta = this.live(await this.storage.stat(id), uri);
-      return meta && (meta.owner === null || meta.owner === caller) ? meta : undefined;
+      return meta && reachable(meta.owner, caller) ? meta : undefined;
     }
     // Text no handler could have chosen never reaches storage, not even as a digest.
     if (chosenUriProblem(uri) !== undefined) return undefined;
@@ -284,8 +291,7 @@ export class EphemeralResources {
         : [];
     for (const candidate of ids) {
       const meta = await this.storage.stat(candidate).catch(() => undefined);
-      const visible =
-        meta !== undefined && meta.uri === uri && (meta.owner === null || meta.owner === caller);
+      const visible = meta !== undefined && meta.uri === uri && reachable(meta.owner, caller);
       if (visible && meta.expiresAt <= this.clock.now()) return meta.expiresAt;
     }
     return undefined;
@@ -406,4 +412,12 @@ export class EphemeralResources {
  */
 async function letOthersRun(size: number): Promise<void> {
   if (size >= 1024 * 1024) await new Promise((resolve) => setImmediate(resolve));
+}
+
+/**
+ * Whether `caller` may read a resource stored for `owner` at its server-made URI: its own, a
+ * global one, or one an anonymous sessionless caller stored (its unguessable URI is its key).
+ */
+function reachable(owner: string | null, caller: string): boolean {
+  return owner === null || owner === caller || owner === UNLISTED_OWNER;
 }

@@ -1,3 +1,4 @@
+import { isAnonymousOwner } from "../pipeline/owners.js";
 import type { StoredResourceMeta } from "../storage/storage.js";
 import { EPHEMERAL_DEFAULTS, type EphemeralSettings } from "./ephemeral-settings.js";
 
@@ -49,12 +50,12 @@ export function quotaMessage(quota: "owner" | "total", bytes: number, used: numb
 }
 
 /**
- * Whether a creator is anonymous: a session (`session:<id>`), not an authenticated
- * principal. Anonymous owners are free to mint (a new session is a new owner), so their
+ * Whether a creator is anonymous: a session (`session:<id>`) or a sessionless anonymous
+ * caller (`anonymous:<id>`), not an authenticated principal. Anonymous owners are free to mint (a new session is a new owner), so their
  * resources are the ones evicted when the quota of all owners together is reached.
  */
 export function isAnonymous(creator: string): boolean {
-  return creator.startsWith("session:");
+  return creator.startsWith("session:") || isAnonymousOwner(creator);
 }
 
 /** What eviction needs to know of a resource. */

@@ -1,12 +1,15 @@
 import { createHash } from "node:crypto";
 import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
+import { ANONYMOUS_OWNER_PREFIX } from "../pipeline/owners.js";
 import type { AppRuntime } from "./app-runtime.js";
 import type { RequestExtra } from "./call-context.js";
+import { isReplayed } from "./client-questions.js";
 import type { Session } from "./session.js";
 
 /**
  * The owner of a request (see "Owners and scope"): its authenticated principal when the
- * transport supplies auth info, else its session.
+ * transport supplies auth info, else its session; an anonymous 2026-07-28 request, which
+ * has no session, is `anonymous:<id>` (see `pipeline/owners.ts`).
  *
  * The principal is what `principalOf` names (by default the client id). Auth info that
  * names none (no client id, or an empty one) is owned by a SHA-256 digest of its token,
@@ -16,7 +19,10 @@ import type { Session } from "./session.js";
  */
 export function ownerOf(runtime: AppRuntime, session: Session, extra: RequestExtra): string {
   const principal = extra.authInfo ? principalOwner(runtime.principalOf, extra.authInfo) : undefined;
-  return principal ?? `session:${extra.sessionId ?? session.id()}`;
+  if (principal) return principal;
+  // A 2026-07-28 request has no session to own what it stores: see pipeline/owners.ts.
+  if (isReplayed(extra)) return `${ANONYMOUS_OWNER_PREFIX}${session.id()}`;
+  return `session:${extra.sessionId ?? session.id()}`;
 }
 
 /**
