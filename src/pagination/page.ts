@@ -36,11 +36,19 @@ export class Page<T = unknown> extends ResultPage<T> {
     private readonly keys: ReadonlyArray<Record<string, KeyValue>>,
     /** True when items exist after the last one returned. */
     readonly hasMore: boolean,
-    private readonly makeCursor: CursorMaker,
+    makeCursor: CursorMaker,
     private readonly extras: PageExtras = {},
   ) {
     super();
+    this.makeCursor = memoized(makeCursor);
   }
+
+  /**
+   * Makes the cursor after the item at a position, once per position for this page and its
+   * prefixes: a cursor carries its expiry (and, encrypted, a random nonce), so making it again
+   * gives other characters. The budget measures a page with the cursor it then sends.
+   */
+  private readonly makeCursor: CursorMaker;
 
   /** The cursor of the next page, or null on the last one. */
   get nextCursor(): string | null {
@@ -81,4 +89,21 @@ export class Page<T = unknown> extends ResultPage<T> {
       ...(this.items as unknown as PageLink[]).map((link) => ({ type: "resource_link" as const, ...link })),
     ];
   }
+}
+
+const MEMOIZED = Symbol("frugal.memoizedCursors");
+
+/** `make`, remembering each position's cursor (a page and its prefixes share one memo). */
+function memoized(make: CursorMaker): CursorMaker {
+  if ((make as { [MEMOIZED]?: true })[MEMOIZED]) return make;
+  const made = new Map<number, string>();
+  const remembered: CursorMaker = (key, count) => {
+    let cursor = made.get(count);
+    if (cursor === undefined) {
+      cursor = make(key, count);
+      made.set(count, cursor);
+    }
+    return cursor;
+  };
+  return Object.assign(remembered, { [MEMOIZED]: true as const });
 }
