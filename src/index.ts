@@ -12,9 +12,16 @@ export { type Clock, ManualClock, SystemClock } from "./clock/clock.js";
 export { Budget } from "./decorators/budget.decorator.js";
 export { Cached } from "./decorators/cached.decorator.js";
 export { Ephemeral } from "./decorators/ephemeral.decorator.js";
+export type { HandlerDecorator, HandlerInput, TemplateVariables } from "./decorators/handler-input.js";
 export { Invalidates } from "./decorators/invalidates.decorator.js";
-export { McpModule, type McpModuleOptions, type ProviderEntry } from "./decorators/mcp-module.decorator.js";
+export {
+  type Constructor,
+  McpModule,
+  type McpModuleOptions,
+  type ProviderEntry,
+} from "./decorators/mcp-module.decorator.js";
 export { McpService } from "./decorators/mcp-service.decorator.js";
+export type { MethodDecorator } from "./decorators/member-kind.js";
 export { Paginated } from "./decorators/paginated.decorator.js";
 export { Project, type ProjectOptions } from "./decorators/project.decorator.js";
 export { Prompt } from "./decorators/prompt.decorator.js";
@@ -53,6 +60,7 @@ export type {
   InvalidationRule,
   ListedResource,
   McpServiceOptions,
+  PageLink,
   PaginatedOptions,
   PromptOptions,
   ResourceOptions,
@@ -77,13 +85,19 @@ export {
   sharedHttpBodyCache,
 } from "./pagination/http-body-cache.js";
 export { type HttpByteSourceOptions, httpByteSource } from "./pagination/http-byte-source.js";
-export type { InterceptedCall, Interceptor, ProtocolResult } from "./pipeline/interceptor.js";
+export type {
+  InterceptedCall,
+  Interceptor,
+  InterceptorClass,
+  ProtocolResult,
+} from "./pipeline/interceptor.js";
 export type {
   CreateResourceOptions,
   ResourceHandle,
   ResourceInfo,
   ResourceSlice,
 } from "./pipeline/resource-handle.js";
+export type { InputLimits } from "./pipeline/stages/measure-input.js";
 export { MAX_TOKENS_META } from "./pipeline/token-limit.js";
 export type {
   AskOptions,
@@ -123,7 +137,7 @@ export {
 } from "./tokenizer/bpe-token-counter.js";
 export type { TokenCount, TokenCounter } from "./tokenizer/token-counter.js";
 export { CACHE, CLOCK, EVENT_BUS, LOGGER, STORAGE, TOKEN_COUNTER } from "./tokens.js";
-export type { Authenticate, AuthOptions } from "./transports/authenticate.js";
+export type { Authenticate, AuthenticatedRequest, AuthOptions } from "./transports/authenticate.js";
 export { CONNECTION_LIMIT_DEFAULTS, type ConnectionLimitOptions } from "./transports/connection-limits.js";
 export type { HostPolicy } from "./transports/host-guard.js";
 export type { HttpHandler, HttpHandlerOptions, HttpHandlerStats } from "./transports/http-handler.js";
@@ -133,6 +147,10 @@ export {
   MemoryEventStore,
   type MemoryEventStoreOptions,
 } from "./transports/memory-event-store.js";
-export { RedisEventStore, type RedisEventStoreOptions } from "./transports/redis-event-store.js";
+export {
+  type FollowEnd,
+  RedisEventStore,
+  type RedisEventStoreOptions,
+} from "./transports/redis-event-store.js";
 export type { SharedEventStore } from "./transports/scoped-event-store.js";
 export { MAX_URI_LENGTH } from "./uri/uri-limits.js";

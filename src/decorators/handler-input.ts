@@ -19,6 +19,9 @@ import type { ToolContext } from "../pipeline/tool-context.js";
  * @Tool({ input: { site: z.string() } })
  * list({ site }: { site: number }) { … }          // error: string is not assignable to number
  * ```
+ *
+ * @typeParam Input - The validated input the framework passes as the first argument.
+ * @typeParam Handler - The decorated method's own type, inferred where the decorator is applied.
  */
 export type HandlerDecorator<Input> = <Handler extends (input: Input, ctx: ToolContext) => unknown>(
   target: object,

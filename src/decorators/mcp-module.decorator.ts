@@ -19,7 +19,7 @@ export type ProviderEntry =
   | { provide: InjectionToken; useValue: unknown }
   | {
       provide: InjectionToken;
-      /** Builds the value once, from the app's container (resolve dependencies from it). */
+      /** Builds the value once per app; `container.resolve(token)` gives the other providers. */
       useFactory: (container: import("tsyringe").DependencyContainer) => unknown;
     }
   | { provide: InjectionToken; useToken: InjectionToken };

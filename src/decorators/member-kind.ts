@@ -8,7 +8,17 @@ export function memberKindOf(descriptor: PropertyDescriptor | undefined): Member
   return typeof descriptor.value === "function" ? "method" : "field";
 }
 
-/** The signature shared by every frugal method decorator. */
+/**
+ * What the behaviour decorators (`@Cached`, `@Paginated`, `@Project`, `@Invalidates`,
+ * `@Ephemeral`) return. Unlike TypeScript's global `MethodDecorator`, the descriptor is
+ * optional, so one placed on a field or accessor compiles and startup then refuses it with a
+ * message that names the member.
+ *
+ * @example
+ * ```ts
+ * const cachedFiveMinutes: MethodDecorator = Cached({ ttl: 300_000 });
+ * ```
+ */
 export type MethodDecorator = (
   target: object,
   property: string | symbol,

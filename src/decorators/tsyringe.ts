@@ -8,7 +8,7 @@ import type * as Tsyringe from "tsyringe";
 
 const tsyringe = createRequire(import.meta.url)("tsyringe") as typeof Tsyringe;
 
-/** tsyringe's global container; the app builds a child of it. */
+/** tsyringe's global container; each app builds its providers in a child of it. */
 export const container = tsyringe.container;
 
 /**

@@ -1,8 +1,8 @@
 /** The framework's own diagnostics sink (not the MCP logging sent to clients). */
 export interface Logger {
-  /** Detail for tracing the framework's decisions (cache drops, retries). */
+  /** Detail for tracing the framework's decisions (cache hits and drops, refused requests). */
   debug(message: string, details?: unknown): void;
-  /** A normal event worth seeing at startup or shutdown. */
+  /** What an operator wants to see in normal running (the server listening, a change of state). */
   info(message: string, details?: unknown): void;
   /** Something degraded but still served (a fallback, a dropped event). */
   warn(message: string, details?: unknown): void;

@@ -79,12 +79,12 @@ export class HttpBodyCache {
     return this.bodies.calculatedSize;
   }
 
-  /** The body kept under `key` (and not expired), or undefined. */
+  /** The body kept under `key` (and not expired), or undefined. @internal */
   get(key: string): CachedBody | undefined {
     return this.bodies.get(key);
   }
 
-  /** Keeps `body` under `key` when it fits `maxEntryBytes`; says whether it was kept. */
+  /** Keeps `body` under `key` when it fits `maxEntryBytes`; says whether it was kept. @internal */
   set(key: string, body: CachedBody): boolean {
     if (body.bytes.byteLength > this.maxEntryBytes) return false;
     const validated = body.etag !== undefined || body.lastModified !== undefined;
@@ -98,6 +98,8 @@ export class HttpBodyCache {
    * the body it gives (when it fits). `undefined` (nothing to keep: the server serves
    * ranges) is shared but not kept. A failure reaches every caller sharing it and is not
    * kept, so the next call tries again.
+   *
+   * @internal
    */
   load(key: string, load: () => Promise<CachedBody | undefined>): Promise<CachedBody | undefined> {
     const pending = this.inFlight.get(key);
@@ -126,6 +128,8 @@ export class HttpBodyCache {
    * Drops the body kept under `key` when a response's validators show another version
    * (a different `ETag`, else a different `Last-Modified`); says whether it dropped one.
    * A response that carries neither says nothing and drops nothing.
+   *
+   * @internal
    */
   revoke(key: string, seen: BodyValidators): boolean {
     const kept = this.bodies.peek(key);
@@ -133,7 +137,7 @@ export class HttpBodyCache {
     return this.bodies.delete(key);
   }
 
-  /** Drops the body kept under `key`, or only that body when `body` is given. */
+  /** Drops the body kept under `key`, or only that body when `body` is given. @internal */
   delete(key: string, body?: CachedBody): boolean {
     if (body !== undefined && this.bodies.peek(key) !== body) return false;
     return this.bodies.delete(key);

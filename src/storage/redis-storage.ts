@@ -13,6 +13,7 @@ import { RedisUsage } from "./redis-usage.js";
 import { isResourceId } from "./resource-id.js";
 import {
   type ResourceStorage,
+  type SharedUsage,
   StorageError,
   type StoragePart,
   type StoredResourceMeta,

@@ -175,6 +175,10 @@ export class MemoryEventStore implements EventStore {
     return this.resumableStream(eventId) !== undefined;
   }
 
+  /**
+   * Sends the events of `lastEventId`'s stream that came after it, in order, and resolves
+   * with the stream's id; rejects when they cannot all be replayed (see `canResumeAfter`).
+   */
   async replayEventsAfter(
     lastEventId: EventId,
     { send }: { send: (eventId: EventId, message: JSONRPCMessage) => Promise<void> },

@@ -171,6 +171,10 @@ export class RedisEventStore implements EventStore {
     return dropped === null || compareEntryIds(parsed.entryId, dropped) >= 0;
   }
 
+  /**
+   * Sends the events of `lastEventId`'s stream that came after it, in order, and resolves
+   * with the stream's id; rejects when they cannot all be replayed (see `canResumeAfter`).
+   */
   async replayEventsAfter(
     lastEventId: EventId,
     { send }: { send: (eventId: EventId, message: JSONRPCMessage) => Promise<void> },
