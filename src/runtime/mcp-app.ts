@@ -26,7 +26,8 @@ import { closeAll } from "./lifecycle.js";
 import { principalOwner } from "./owner.js";
 import { createRegistrar } from "./registrar.js";
 import { screenParams } from "./screen-params.js";
-import { type Session, sessionServes } from "./session.js";
+import { newSession, type Session, sessionServes } from "./session.js";
+import { settledWithin } from "./settled-within.js";
 import { ownerScopedFeatures, refuseSubscriptions } from "./stateless-session.js";
 
 /** Counters readable with `app.stats()`. */
@@ -167,20 +168,7 @@ export class McpApp {
       },
     );
     const fallbackId = randomUUID();
-    const session: Session = {
-      id: () => transport.sessionId ?? fallbackId,
-      server,
-      logLevel: undefined,
-      subscriptions: new Set(),
-      inFlight: new Map(),
-      unanswered: new Map(),
-      whenAllAnswered: undefined,
-      cut: new Set(),
-      sending: new Set(),
-      principals: new Set(),
-      lifetime: new AbortController(),
-      stateless: options.stateless === true,
-    };
+    const session = newSession(() => transport.sessionId ?? fallbackId, server, options.stateless === true);
     trackSends(transport, session);
     this.install(session);
     if (session.stateless) refuseSubscriptions(session);
@@ -380,20 +368,6 @@ const cutAnswers = new WeakSet<object>();
 
 function shutdownError(id: RequestId, message: string): JSONRPCMessage {
   return { jsonrpc: "2.0", id, error: { code: -32000, message } };
-}
-
-/** Whether `promise` settled within `ms` (a timer that never holds the process open). */
-async function settledWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<false>((resolve) => {
-    timer = setTimeout(() => resolve(false), ms);
-    timer.unref();
-  });
-  try {
-    return await Promise.race([promise.then(() => true), deadline]);
-  } finally {
-    clearTimeout(timer);
-  }
 }
 
 /** A request was answered (or cancelled, or cut): forget it, and wake `close()` when none is left. */

@@ -38,6 +38,27 @@ export interface Session {
   readonly stateless?: boolean | undefined;
 }
 
+/**
+ * A new session's state around `server`, named by `id` (read when asked: an HTTP session's id
+ * is set by its transport once `initialize` is answered).
+ */
+export function newSession(id: () => string, server: Server, stateless = false): Session {
+  return {
+    id,
+    server,
+    logLevel: undefined,
+    subscriptions: new Set(),
+    inFlight: new Map(),
+    unanswered: new Map(),
+    whenAllAnswered: undefined,
+    cut: new Set(),
+    sending: new Set(),
+    principals: new Set(),
+    lifetime: new AbortController(),
+    stateless,
+  };
+}
+
 const SEVERITY: Record<LoggingLevel, number> = {
   debug: 0,
   info: 1,

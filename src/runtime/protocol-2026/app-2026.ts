@@ -11,6 +11,7 @@ import type { McpAppOptions } from "../app-options.js";
 import type { AppRuntime } from "../app-runtime.js";
 import { McpApp } from "../mcp-app.js";
 import type { Session } from "../session.js";
+import { settledWithin } from "../settled-within.js";
 import { eraRouter } from "./era-router.js";
 import { inputReplay } from "./input-replay.js";
 import { ListenedUris } from "./listened-uris.js";
@@ -205,19 +206,5 @@ export class McpApp2026 extends McpApp {
       await new Promise<void>((resolve) => server.close(() => resolve()));
     });
     return { url };
-  }
-}
-
-/** Whether `promise` settled within `ms` (a timer that never holds the process open). */
-async function settledWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<false>((resolve) => {
-    timer = setTimeout(() => resolve(false), ms);
-    timer.unref();
-  });
-  try {
-    return await Promise.race([promise.then(() => true), deadline]);
-  } finally {
-    clearTimeout(timer);
   }
 }

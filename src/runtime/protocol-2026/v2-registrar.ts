@@ -8,6 +8,7 @@ import type { AppRuntime } from "../app-runtime.js";
 import { createRegistrar } from "../registrar.js";
 import { outcomeOf } from "../request-outcomes.js";
 import type { Session } from "../session.js";
+import { newSession } from "../session.js";
 import { type CapturedHandler, capturingServer } from "./captured-handlers.js";
 import type { ModernAsk } from "./input-replay.js";
 import { extraOf, type RequestScope, scopeOf, unitView } from "./v2-request.js";
@@ -64,7 +65,7 @@ export function createV2ServerFactory(
         ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
       },
     );
-    const unit = newSession();
+    const unit = newUnitSession();
     host.opened(unit);
     server.onclose = () => {
       unit.lifetime.abort(new Error("session closed"));
@@ -119,21 +120,10 @@ function withCacheHints(method: string, result: unknown, outcome: CallOutcome | 
   };
 }
 
-function newSession(): Session {
+/** A serving unit's session: its server is the view `unitView` supplies. */
+function newUnitSession(): Session {
   const id = randomUUID();
-  return {
-    id: () => id,
-    server: undefined as unknown as ServerV1, // the unit's view supplies it
-    logLevel: undefined,
-    subscriptions: new Set(),
-    inFlight: new Map(),
-    unanswered: new Map(),
-    whenAllAnswered: undefined,
-    cut: new Set(),
-    sending: new Set(),
-    principals: new Set(),
-    lifetime: new AbortController(),
-  };
+  return newSession(() => id, undefined as unknown as ServerV1);
 }
 
 /** Legacy requests push their questions to the client; they never reach a replay. */
