@@ -27,7 +27,7 @@ import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { McpFactory, McpModule, McpService, Tool } from "frugal-mcp";
 import { z } from "zod";
-import { type Contender, median, quantile, roundRatios, runInterleaved } from "./lib/measure.js";
+import { type Contender, measureAgainstBare } from "./lib/measure.js";
 
 const WARMUP = 2_000;
 const ROUNDS = 151;
@@ -80,33 +80,11 @@ const contenders = [
   await contender("frugal", (t) => app.connect(t)),
 ];
 
-const started = Date.now();
-const samples = await runInterleaved(contenders, {
+const { seconds, usPerCall, toBare } = await measureAgainstBare(contenders, {
   warmup: WARMUP,
   rounds: ROUNDS,
-  opsPerRound: CALLS_PER_ROUND,
-  onRound: (round, perCall) => {
-    if ((round + 1) % 25 !== 0 && round + 1 !== ROUNDS) return;
-    const line = [...perCall].map(([name, us]) => `${name} ${us.toFixed(1)} µs`).join(", ");
-    process.stderr.write(`round ${round + 1}/${ROUNDS}: ${line}\n`);
-  },
+  callsPerRound: CALLS_PER_ROUND,
 });
-const seconds = (Date.now() - started) / 1000;
-
-/** Median and interquartile range, rounded for the report. */
-const summary = (values: readonly number[], digits: number) => {
-  const round = (x: number) => Number(x.toFixed(digits));
-  return {
-    median: round(median(values)),
-    p25: round(quantile(values, 0.25)),
-    p75: round(quantile(values, 0.75)),
-  };
-};
-const usPerCall = Object.fromEntries(contenders.map((c) => [c.name, summary(samples.get(c.name) ?? [], 2)]));
-const toBare = {
-  control: summary(roundRatios(samples, "control", "bare"), 3),
-  frugal: summary(roundRatios(samples, "frugal", "bare"), 3),
-};
 const met = toBare.frugal.median <= GOAL;
 
 const rows: Array<[string, string, { median: number; p25: number; p75: number } | undefined]> = [

@@ -88,3 +88,51 @@ export function roundRatios(samples: Samples, numerator: string, denominator: st
 export function medianRatio(samples: Samples, numerator: string, denominator: string): number {
   return median(roundRatios(samples, numerator, denominator));
 }
+
+/** Median and interquartile range, rounded for a report. */
+export interface Spread {
+  median: number;
+  p25: number;
+  p75: number;
+}
+
+/** `values` as a median and interquartile range, rounded to `digits`. */
+export function spreadOf(values: readonly number[], digits: number): Spread {
+  const round = (x: number) => Number(x.toFixed(digits));
+  return {
+    median: round(median(values)),
+    p25: round(quantile(values, 0.25)),
+    p75: round(quantile(values, 0.75)),
+  };
+}
+
+/**
+ * The overhead benches' measurement: `bare`, `control` and `frugal` contenders run
+ * interleaved (progress every 25 rounds on stderr), reported as µs/call and as ratios to
+ * `bare` (median of per-round ratios).
+ */
+export async function measureAgainstBare(
+  contenders: readonly Contender[],
+  options: { warmup: number; rounds: number; callsPerRound: number },
+) {
+  const started = Date.now();
+  const samples = await runInterleaved(contenders, {
+    warmup: options.warmup,
+    rounds: options.rounds,
+    opsPerRound: options.callsPerRound,
+    onRound: (round, perCall) => {
+      if ((round + 1) % 25 !== 0 && round + 1 !== options.rounds) return;
+      const line = [...perCall].map(([name, us]) => `${name} ${us.toFixed(1)} µs`).join(", ");
+      process.stderr.write(`round ${round + 1}/${options.rounds}: ${line}\n`);
+    },
+  });
+  return {
+    samples,
+    seconds: (Date.now() - started) / 1000,
+    usPerCall: Object.fromEntries(contenders.map((c) => [c.name, spreadOf(samples.get(c.name) ?? [], 2)])),
+    toBare: {
+      control: spreadOf(roundRatios(samples, "control", "bare"), 3),
+      frugal: spreadOf(roundRatios(samples, "frugal", "bare"), 3),
+    },
+  };
+}
