@@ -1,6 +1,6 @@
 import type { Logger } from "../logging/logger.js";
 import type { AppMetrics } from "../metrics/app-metrics.js";
-import type { Stage } from "../pipeline/invocation.js";
+import type { Invocation, Next, Stage } from "../pipeline/invocation.js";
 import { type OperationDefinition, operationName } from "../pipeline/operation.js";
 import { isErrorResult, Oversized, ResultPage } from "../pipeline/outcomes.js";
 import { shapeResult } from "../pipeline/shape-result.js";
@@ -37,12 +37,8 @@ function budgetFor(definition: OperationDefinition, deps: BudgetStageDeps): Stag
   const mustError = definition.budget?.onExceed === "error";
   const name = operationName(definition);
 
-  return async (invocation, next) => {
+  const held = async (invocation: Invocation, next: Next, budget: number) => {
     const value = await next();
-    const { meta } = invocation.ctx;
-    // The common case (no budget, no per-call limit) must cost nothing: no allocation, no counting.
-    if (declared === undefined && !spills && requestedTokenLimit(meta) === undefined) return value;
-    const budget = tokenLimit(declared, meta) ?? DEFAULT_TOKEN_LIMIT;
     if (isErrorResult(value)) return value;
 
     if (value instanceof ResultPage && !mustError) {
@@ -68,6 +64,14 @@ function budgetFor(definition: OperationDefinition, deps: BudgetStageDeps): Stag
     logger.debug(`${name}: result over budget`, exceeded);
     if (definition.kind === "tool") return budgetExceededResult(exceeded);
     throw budgetExceededError(exceeded);
+  };
+
+  return (invocation, next) => {
+    const { meta } = invocation.ctx;
+    // The common case (no budget, no per-call limit) must cost nothing: no allocation, no
+    // counting, not even a wait for the result (this stage is on every visible call's path).
+    if (declared === undefined && !spills && requestedTokenLimit(meta) === undefined) return next();
+    return held(invocation, next, tokenLimit(declared, meta) ?? DEFAULT_TOKEN_LIMIT);
   };
 }
 

@@ -38,6 +38,9 @@ const LEVELS: LoggingLevel[] = [
   "emergency",
 ];
 
+/** The `meta` of a request that sent none: one frozen object, not one per read. */
+const NO_META: Readonly<Record<string, unknown>> = Object.freeze({});
+
 /** Makes the `ctx.resources` handle of one call (owned by `owner`, made by `operation`). */
 export type ResourceHandleFactory = (owner: string, operation: string) => ResourceHandle;
 
@@ -106,7 +109,7 @@ export class CallContext implements ToolContext {
   }
 
   get meta(): Readonly<Record<string, unknown>> {
-    return this.extra._meta ?? {};
+    return this.extra._meta ?? NO_META;
   }
 
   get page(): PageContext | undefined {

@@ -323,7 +323,7 @@ export class McpApp {
     }
     // Responses may still be on their way (a store write before an SSE write): let them go out.
     await new Promise((resolve) => setImmediate(resolve));
-    await settledWithin(Promise.allSettled([...this.sessions].flatMap((s) => [...s.sending])), 1000);
+    await settledWithin(Promise.allSettled([...this.sessions].map(allSent)), 1000);
     const running = [...this.sessions].flatMap((session) =>
       [...session.inFlight].map(([call, name]) => ({ session, call, name })),
     );
@@ -384,23 +384,34 @@ function allAnswered(session: Session): Promise<void> {
 }
 
 /**
- * Wraps a transport's `send` so the app knows which messages are still on their way and
- * which requests are answered, and drops a late answer to a request `close()` already cut.
+ * Wraps a transport's `send` so the app knows which requests are answered and how many
+ * messages are still on their way, and drops a late answer to a request `close()` already cut.
  */
 function trackSends(transport: Transport, session: Session): void {
   const send = transport.send.bind(transport);
+  // One callback per session, not a closure per message: every response passes here.
+  const sent = () => {
+    session.sendsPending--;
+    if (session.sendsPending === 0) session.whenAllSent?.();
+  };
   transport.send = (message, options) => {
     const response = "id" in message && ("result" in message || "error" in message);
     const id = response ? (message as { id: RequestId }).id : undefined;
     // A request cut by close() gets its shutdown error only, never a late answer from its handler.
     if (id !== undefined && session.cut.has(id) && !cutAnswers.has(message)) return Promise.resolve();
-    const sent = send(message, options);
-    session.sending.add(sent);
-    const done = () => {
-      session.sending.delete(sent);
-      if (id !== undefined) settleRequest(session, id);
-    };
-    sent.then(done, done);
-    return sent;
+    const sending = send(message, options);
+    // Handed to the transport, the request is answered; close() waits for the send itself below.
+    if (id !== undefined) settleRequest(session, id);
+    session.sendsPending++;
+    sending.then(sent, sent);
+    return sending;
   };
+}
+
+/** Resolves once every message the session handed to its transport is sent (or failed). */
+function allSent(session: Session): Promise<void> {
+  if (session.sendsPending === 0) return Promise.resolve();
+  return new Promise((resolve) => {
+    session.whenAllSent = resolve;
+  });
 }

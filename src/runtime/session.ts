@@ -25,8 +25,10 @@ export interface Session {
   whenAllAnswered: (() => void) | undefined;
   /** Requests `app.close()` already answered with an error: a late answer from their handler is dropped. */
   readonly cut: Set<RequestId>;
-  /** Messages the transport is still sending (a response may still be on its way after its call ended). */
-  readonly sending: Set<Promise<void>>;
+  /** How many messages the transport is still sending (a response may still be on its way after its call ended). */
+  sendsPending: number;
+  /** Set by `app.close()` while it waits for `sendsPending` to reach 0: called when it does. */
+  whenAllSent: (() => void) | undefined;
   /** Authenticated principals seen on this session (`principal:<id>`), for owner-targeted notifications. */
   readonly principals: Set<string>;
   /** Aborts every running call of the session when it ends. */
@@ -52,7 +54,8 @@ export function newSession(id: () => string, server: Server, stateless = false):
     unanswered: new Map(),
     whenAllAnswered: undefined,
     cut: new Set(),
-    sending: new Set(),
+    sendsPending: 0,
+    whenAllSent: undefined,
     principals: new Set(),
     lifetime: new AbortController(),
     stateless,

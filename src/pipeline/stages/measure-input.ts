@@ -18,6 +18,7 @@ const FORBIDDEN_KEY = "__proto__";
  * (`JSON.parse` keeps it as an own property; zod would drop it silently).
  */
 export function exceededInputLimit(args: unknown, limits: InputLimits): string | undefined {
+  if (flatAndWithin(args, limits)) return undefined;
   let bytes = 0;
   let elements = 0;
   // `field`: the top-level argument a value sits under (undefined for the arguments themselves).
@@ -60,6 +61,27 @@ export function exceededInputLimit(args: unknown, limits: InputLimits): string |
     }
   }
   return undefined;
+}
+
+/**
+ * The common case, measured without the walk's stack (every call passes here): arguments
+ * of scalars only, within every limit. Anything else (a nested value, a limit passed, the
+ * forbidden key) answers false, and the walk measures it and says what was wrong.
+ */
+function flatAndWithin(args: unknown, limits: InputLimits): boolean {
+  if (args === null || typeof args !== "object" || Array.isArray(args) || limits.maxDepth < 1) return false;
+  let bytes = 0;
+  let elements = 1;
+  for (const key in args) {
+    if (!Object.hasOwn(args, key)) continue;
+    if (key === FORBIDDEN_KEY) return false;
+    const value = (args as Record<string, unknown>)[key];
+    if (value !== null && typeof value === "object") return false;
+    elements++;
+    bytes += key.length + (typeof value === "string" ? value.length * 3 : 8);
+  }
+  // Strings count at 3 bytes a character here, the most UTF-8 can take: close calls get the walk.
+  return elements <= limits.maxElements && bytes <= limits.maxBytes;
 }
 
 /** Where a total limit was passed: the top-level argument being read when it was. */

@@ -2,7 +2,7 @@ import type { z } from "zod";
 import { describeZodError } from "../../errors/describe-zod-error.js";
 import { invalidParams } from "../../errors/protocol-errors.js";
 import { toolError } from "../../results/tool-error.js";
-import type { Invocation } from "../invocation.js";
+import type { Invocation, Next } from "../invocation.js";
 import type { OperationDefinition } from "../operation.js";
 import type { StageFactory } from "../stage-factory.js";
 import { exceededInputLimit, type InputLimits } from "./measure-input.js";
@@ -17,15 +17,22 @@ export function validateStage(limits: InputLimits): StageFactory {
     name: "validate",
     create(definition) {
       const schema = definition.inputSchema;
-      return async (invocation, next) => {
+      // Not async: a valid call goes straight on to `next()`, without a wait of its own.
+      return (invocation, next) => {
         const tooLarge = exceededInputLimit(invocation.args, limits);
-        if (tooLarge) return refuse(definition, tooLarge);
+        if (tooLarge) return refused(definition, tooLarge);
         if (!schema) {
           invocation.input = invocation.args;
           return next();
         }
-        const parsed = await parse(schema, invocation);
-        if (!parsed.success) return refuse(definition, describeZodError(parsed.error));
+        let parsed: ReturnType<typeof schema.safeParse>;
+        try {
+          parsed = schema.safeParse(invocation.args);
+        } catch {
+          // Only schemas with async refinements land here; the sync path is much faster for the rest.
+          return validateAsync(schema, definition, invocation, next);
+        }
+        if (!parsed.success) return refused(definition, describeZodError(parsed.error));
         invocation.input = parsed.data;
         return next();
       };
@@ -33,12 +40,24 @@ export function validateStage(limits: InputLimits): StageFactory {
   };
 }
 
-async function parse(schema: z.ZodObject, invocation: Invocation) {
+async function validateAsync(
+  schema: z.ZodObject,
+  definition: OperationDefinition,
+  invocation: Invocation,
+  next: Next,
+): Promise<unknown> {
+  const parsed = await schema.safeParseAsync(invocation.args);
+  if (!parsed.success) return refuse(definition, describeZodError(parsed.error));
+  invocation.input = parsed.data;
+  return next();
+}
+
+/** The refusal as the stage's promise: a tool's `isError` result, or a rejection with `-32602`. */
+function refused(definition: OperationDefinition, problem: string): Promise<unknown> {
   try {
-    return schema.safeParse(invocation.args);
-  } catch {
-    // Only schemas with async refinements land here; the sync path is much faster for the rest.
-    return schema.safeParseAsync(invocation.args);
+    return Promise.resolve(refuse(definition, problem));
+  } catch (error) {
+    return Promise.reject(error);
   }
 }
 

@@ -19,13 +19,14 @@ export function installToolHandlers(
     return { tools: page.items, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
   });
 
-  server.setRequestHandler(clearParams(CallToolRequestSchema), async (request, extra) => {
+  // Not async: the SDK awaits the call's own promise (and turns a throw into an error answer).
+  server.setRequestHandler(clearParams(CallToolRequestSchema), (request, extra) => {
     const operation = runtime.registry.tools.get(request.params.name);
     if (!operation) {
       throw invalidParams(
         `Unknown tool "${request.params.name}". Call tools/list to see the available tools.`,
       );
     }
-    return (await run(session, operation, request.params.arguments ?? {}, extra)) as never;
+    return run(session, operation, request.params.arguments ?? {}, extra) as never;
   });
 }
