@@ -139,5 +139,17 @@ function composePipeline(
 ): (invocation: Invocation) => Promise<unknown> {
   const stages = factories.map((f) => f.create(definition)).filter((s): s is Stage => s !== undefined);
   const { handler } = definition;
-  return compose(stages, async (invocation) => handler(invocation.input, invocation.ctx));
+  return compose(stages, (invocation) => callHandler(handler, invocation));
+}
+
+/**
+ * The handler's value as a promise, a throw as a rejection. Not an async function: that
+ * would wrap a handler's own promise in another and resolve it two turns later, on every call.
+ */
+function callHandler(handler: OperationDefinition["handler"], invocation: Invocation): Promise<unknown> {
+  try {
+    return Promise.resolve(handler(invocation.input, invocation.ctx));
+  } catch (error) {
+    return Promise.reject(error);
+  }
 }

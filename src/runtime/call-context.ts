@@ -21,7 +21,8 @@ import type {
   ToolContext,
 } from "../pipeline/tool-context.js";
 import { INPUT_KEY_OPTION, isReplayed } from "./client-questions.js";
-import { logLevelPasses, type Session } from "./session.js";
+import { envelopeOf } from "./request-envelope.js";
+import { levelPasses, type Session } from "./session.js";
 import { ANONYMOUS_RESOURCES_REFUSED, serverRequestRefused } from "./stateless-session.js";
 
 /** The SDK's per-request extra, as the low-level server hands it to a handler. */
@@ -217,7 +218,9 @@ export class CallContext implements ToolContext {
   }
 
   get clientCapabilities() {
-    return this.session.server.getClientCapabilities();
+    // A 2026-07-28 request declares its client's capabilities itself, in its envelope.
+    const envelope = envelopeOf(this.extra);
+    return envelope ? (envelope.capabilities ?? {}) : this.session.server.getClientCapabilities();
   }
 
   /** The request options of a question: this call's signal, and the key it was named by (2026 replay). */
@@ -256,7 +259,9 @@ export class CallContext implements ToolContext {
   }
 
   private async sendLog(level: LoggingLevel, message: string, data: unknown): Promise<void> {
-    if (!logLevelPasses(this.session, level)) return;
+    // A 2026-07-28 request names its level in its envelope (none: it is sent no log messages).
+    const envelope = envelopeOf(this.extra);
+    if (!levelPasses(envelope ? envelope.logLevel : this.session.logLevel, level)) return;
     await this.extra.sendNotification({
       method: "notifications/message",
       params: { level, logger: this.operation, data: data === undefined ? message : { message, data } },

@@ -1,3 +1,5 @@
+import { envelopeOf } from "./request-envelope.js";
+
 /**
  * The request option that carries the key a handler named for one question
  * (`ctx.elicit(params, { key })`): a 2026-07-28 input-required result lists the question
@@ -6,21 +8,13 @@
  */
 export const INPUT_KEY_OPTION = "frugal/inputKey";
 
-/** Marks the `extra` of a 2026-07-28 request, whose questions end the call and are replayed. */
-const REPLAYED = Symbol("frugal.replayedQuestions");
-
-/** The `extra` of a 2026-07-28 request, marked so `ctx` lets the replay (and the SDK) check capabilities. */
-export function markReplayed<T extends object>(extra: T): T {
-  return Object.assign(extra, { [REPLAYED]: true });
-}
-
 /**
  * True on a 2026-07-28 request: the SDK checks the input-required result against the
  * capabilities the request declared and answers a missing one with the protocol's own
  * -32021 error, so `ctx` does not refuse the question itself.
  */
 export function isReplayed(extra: object): boolean {
-  return (extra as { [REPLAYED]?: boolean })[REPLAYED] === true;
+  return envelopeOf(extra) !== undefined;
 }
 
 /** The question key named in a request's options, if any. */

@@ -1,8 +1,5 @@
 import type { CallOutcome } from "../pipeline/invocation.js";
-import { isReplayed } from "./client-questions.js";
-
-/** The outcome of the operation a 2026-07-28 request ran, by the request's `extra`. */
-const outcomes = new WeakMap<object, CallOutcome>();
+import { envelopeOf } from "./request-envelope.js";
 
 /**
  * Keeps the outcome of the operation a 2026-07-28 request runs, for the registrar to read
@@ -11,10 +8,11 @@ const outcomes = new WeakMap<object, CallOutcome>();
  * keep nothing, so their hot path stays as it was.
  */
 export function recordOutcome(extra: object, outcome: CallOutcome): void {
-  if (isReplayed(extra) && !outcomes.has(extra)) outcomes.set(extra, outcome);
+  const envelope = envelopeOf(extra);
+  if (envelope && envelope.outcome === undefined) envelope.outcome = outcome;
 }
 
 /** The outcome `recordOutcome` kept for this request, if any. */
 export function outcomeOf(extra: object): CallOutcome | undefined {
-  return outcomes.get(extra);
+  return envelopeOf(extra)?.outcome;
 }

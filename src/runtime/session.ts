@@ -1,5 +1,6 @@
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import type { LoggingLevel, RequestId } from "@modelcontextprotocol/sdk/types.js";
+import { SteadyMap } from "../common/steady-map.js";
 
 /** The per-connection state the framework keeps beside each SDK server instance. */
 export interface Session {
@@ -11,13 +12,13 @@ export interface Session {
   /** URIs this session subscribed to with `resources/subscribe`. */
   readonly subscriptions: Set<string>;
   /** Calls running now (with the name of their tool, resource or prompt), so `app.close()` can wait for them. */
-  readonly inFlight: Map<Promise<unknown>, string>;
+  readonly inFlight: SteadyMap<Promise<unknown>, string>;
   /**
    * Requests received and not yet answered, by JSON-RPC id: each settles once its response
    * has been handed to the transport and sent (or the client cancelled it). `app.close()`
    * waits for them, then answers those still open with an error.
    */
-  readonly unanswered: Map<RequestId, string>;
+  readonly unanswered: SteadyMap<RequestId, string>;
   /**
    * Set by `app.close()` while it waits for `unanswered` to empty: called when the last one
    * is answered. (No promise per request: the hot path only adds and deletes a map entry.)
@@ -50,8 +51,8 @@ export function newSession(id: () => string, server: Server, stateless = false):
     server,
     logLevel: undefined,
     subscriptions: new Set(),
-    inFlight: new Map(),
-    unanswered: new Map(),
+    inFlight: new SteadyMap(),
+    unanswered: new SteadyMap(),
     whenAllAnswered: undefined,
     cut: new Set(),
     sendsPending: 0,
@@ -73,9 +74,9 @@ const SEVERITY: Record<LoggingLevel, number> = {
   emergency: 7,
 };
 
-/** Whether a message at `level` passes the session's `logging/setLevel` threshold. */
-export function logLevelPasses(session: Session, level: LoggingLevel): boolean {
-  return session.logLevel === undefined || SEVERITY[level] >= SEVERITY[session.logLevel];
+/** Whether a message at `level` passes a `logging/setLevel` threshold (none set: every level does). */
+export function levelPasses(threshold: LoggingLevel | undefined, level: LoggingLevel): boolean {
+  return threshold === undefined || SEVERITY[level] >= SEVERITY[threshold];
 }
 
 /** Whether `owner` (`session:<id>` or `principal:<id>`) is this session or acts through it. */

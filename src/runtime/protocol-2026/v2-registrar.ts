@@ -1,4 +1,3 @@
-import { AsyncLocalStorage } from "node:async_hooks";
 import { randomUUID } from "node:crypto";
 import type { Server as ServerV1 } from "@modelcontextprotocol/sdk/server/index.js";
 import type { McpRequestContext, Server, ServerContext } from "@modelcontextprotocol/server";
@@ -11,7 +10,7 @@ import type { Session } from "../session.js";
 import { newSession } from "../session.js";
 import { type CapturedHandler, capturingServer } from "./captured-handlers.js";
 import type { ModernAsk } from "./input-replay.js";
-import { extraOf, type RequestScope, scopeOf, unitView } from "./v2-request.js";
+import { extraOf, unitView } from "./v2-request.js";
 import type { V2Sdk } from "./v2-sdk.js";
 
 /** What the 2026 registrar needs from the app around it. */
@@ -71,7 +70,7 @@ export function createV2ServerFactory(
       unit.lifetime.abort(new Error("session closed"));
       host.closed(unit);
     };
-    const handlers = handlersFor(unitView(unit, server, () => requestScopes.getStore()));
+    const handlers = handlersFor(unitView(unit, server));
     for (const [method, handler] of handlers) {
       server.setRequestHandler(
         method as never,
@@ -83,7 +82,7 @@ export function createV2ServerFactory(
           const extra = extraOf(ctx, era, (question, key) => replay.ask(question, key));
           let result: unknown;
           try {
-            result = await requestScopes.run(scopeOf(ctx), () => handler(request, extra));
+            result = await handler(request, extra);
           } catch (error) {
             if (replay.pending) return replay.inputRequired();
             throw error;
@@ -130,9 +129,6 @@ function newUnitSession(): Session {
 function noAsk(question: { method: string }): Promise<unknown> {
   return Promise.reject(new Error(`${question.method} has no replay on a 2025 request`));
 }
-
-/** The envelope of the 2026-07-28 request running now, across the handler's awaits. */
-const requestScopes = new AsyncLocalStorage<RequestScope>();
 
 function shuttingDown(): Error {
   return Object.assign(

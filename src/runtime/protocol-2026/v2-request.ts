@@ -2,7 +2,9 @@ import type { Server as ServerV1 } from "@modelcontextprotocol/sdk/server/index.
 import type { ClientCapabilities, LoggingLevel } from "@modelcontextprotocol/sdk/types.js";
 import type { Server, ServerContext } from "@modelcontextprotocol/server";
 import type { RequestExtra } from "../call-context.js";
-import { inputKeyOf, markReplayed } from "../client-questions.js";
+import { inputKeyOf } from "../client-questions.js";
+import type { RequestEnvelope } from "../request-envelope.js";
+import { withEnvelope } from "../request-envelope.js";
 import type { Session } from "../session.js";
 
 /** The protocol era one SDK v2 server instance serves. */
@@ -46,52 +48,28 @@ export function extraOf(ctx: ServerContext, era: Era, askOnModern: AskOnModern):
         : ctx.mcpReq.send(request as never, options?.signal ? { signal: options.signal } : undefined),
     closeSSEStream: ctx.http?.closeSSE,
   };
-  return modern ? markReplayed(extra as unknown as RequestExtra) : (extra as unknown as RequestExtra);
-}
-
-/** What a 2026-07-28 request carries itself, instead of what a handshake would have set. */
-export interface RequestScope {
-  readonly logLevel: LoggingLevel | undefined;
-  readonly capabilities: ClientCapabilities | undefined;
+  return modern
+    ? withEnvelope(extra as unknown as RequestExtra, envelopeFrom(ctx))
+    : (extra as unknown as RequestExtra);
 }
 
 /** The request's envelope: its log level and its client's capabilities. */
-export function scopeOf(ctx: ServerContext): RequestScope {
+function envelopeFrom(ctx: ServerContext): RequestEnvelope {
   const envelope = (ctx.mcpReq.envelope ?? {}) as Record<string, unknown>;
   return {
     logLevel: envelope[LOG_LEVEL] as LoggingLevel | undefined,
     capabilities: envelope[CLIENT_CAPABILITIES] as ClientCapabilities | undefined,
+    outcome: undefined,
   };
 }
 
 /**
  * The session the handlers of one serving unit are installed for: the unit's own state,
- * except the log level and the client's capabilities, which a 2026-07-28 request brings
- * itself (read from `scope`, the running request's, when there is one). Installed once
- * per unit: installing per request would rebuild the handlers' request schemas each time.
+ * with a server that answers what the handshake declared (a 2026-07-28 request's own
+ * envelope, on its `extra`, takes precedence where `ctx` reads it). Installed once per
+ * unit: installing per request would rebuild the handlers' request schemas each time.
  */
-export function unitView(unit: Session, server: Server, scope: () => RequestScope | undefined): Session {
-  let handshakeLevel: LoggingLevel | undefined;
-  const client = {
-    // On a 2026 request the envelope's capabilities. `ctx.elicit`/`ctx.sample` still reach the
-    // replay without checking them (their `extra` is marked replayed): the SDK checks the
-    // input-required result against the envelope and answers a missing capability with the
-    // protocol's own -32021 error, naming what the client must declare.
-    getClientCapabilities: () => {
-      const current = scope();
-      return current ? (current.capabilities ?? {}) : server.getClientCapabilities();
-    },
-  };
-  return Object.create(unit, {
-    logLevel: {
-      get: () => {
-        const current = scope();
-        return current ? current.logLevel : handshakeLevel;
-      },
-      set: (level: LoggingLevel | undefined) => {
-        handshakeLevel = level;
-      },
-    },
-    server: { value: client as unknown as ServerV1 },
-  }) as Session;
+export function unitView(unit: Session, server: Server): Session {
+  const client = { getClientCapabilities: () => server.getClientCapabilities() };
+  return Object.create(unit, { server: { value: client as unknown as ServerV1 } }) as Session;
 }
