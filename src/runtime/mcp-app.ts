@@ -32,7 +32,10 @@ import { ownerScopedFeatures, refuseSubscriptions } from "./stateless-session.js
 
 /** Counters readable with `app.stats()`. */
 export interface AppStats {
-  /** Sessions connected now. */
+  /**
+   * Sessions connected now. On a `protocol: "2026-07-28"` app, also its open serving units: a
+   * stdio connection, and each 2026-07-28 request while it is answered.
+   */
   sessions: number;
   /** Calls running now. */
   inFlight: number;

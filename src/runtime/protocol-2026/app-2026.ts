@@ -9,7 +9,7 @@ import { StdioTransport } from "../../transports/stdio-transport.js";
 import type { AppContainer } from "../app-container.js";
 import type { McpAppOptions } from "../app-options.js";
 import type { AppRuntime } from "../app-runtime.js";
-import { McpApp } from "../mcp-app.js";
+import { type AppStats, McpApp } from "../mcp-app.js";
 import type { Session } from "../session.js";
 import { settledWithin } from "../settled-within.js";
 import { eraRouter } from "./era-router.js";
@@ -157,6 +157,14 @@ export class McpApp2026 extends McpApp {
   private legacySubscriptions(): string[] {
     const sessions = (this as unknown as { sessions: Set<Session> }).sessions;
     return [...sessions].flatMap((session) => [...session.subscriptions]);
+  }
+
+  /** Counters for monitoring, with the 2026 serving units (a stdio connection, a request being answered) as sessions. */
+  override stats(): AppStats {
+    const stats = super.stats();
+    let inFlight = 0;
+    for (const unit of this.units) inFlight += unit.inFlight.size;
+    return { ...stats, sessions: stats.sessions + this.units.size, inFlight: stats.inFlight + inFlight };
   }
 
   /** Drains the 2026 requests and connections beside the 2025 sessions, then closes like `McpApp`. */
