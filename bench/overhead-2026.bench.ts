@@ -20,6 +20,7 @@ import { McpServer } from "@modelcontextprotocol/server";
 import { serveStdio } from "@modelcontextprotocol/server/stdio";
 import { McpFactory, McpModule, McpService, Tool } from "frugal-mcp";
 import { z } from "zod";
+import { bytesPerOperation } from "./lib/allocation.js";
 import { type Contender, measureAgainstBare } from "./lib/measure.js";
 
 const WARMUP = 2_000;
@@ -88,6 +89,7 @@ const { seconds, usPerCall, toBare } = await measureAgainstBare(contenders, {
   rounds: ROUNDS,
   callsPerRound: CALLS_PER_ROUND,
 });
+const allocated = await bytesPerOperation(contenders);
 const met = toBare.frugal.median <= GOAL;
 console.log("| server (MCP 2026-07-28) | µs/call (median) | ratio to bare (median) | ratio p25–p75 |");
 console.log("| --- | ---: | ---: | ---: |");
@@ -106,6 +108,11 @@ console.log(
   `\nfrugal/bare ${toBare.frugal.median.toFixed(3)} (goal ≤ ${GOAL.toFixed(2)}: ${met ? "met" : "NOT met"}), ` +
     `control/bare ${toBare.control.median.toFixed(3)}; ${ROUNDS} rounds × ${CALLS_PER_ROUND} calls per server in ${seconds.toFixed(1)} s`,
 );
+console.log(
+  `allocated per call (garbage included): ${Object.entries(allocated)
+    .map(([name, bytes]) => `${name} ${(bytes / 1024).toFixed(1)} KiB`)
+    .join(", ")}; frugal/bare ${(allocated.frugal / allocated.bare).toFixed(3)}`,
+);
 mkdirSync("bench/results", { recursive: true });
 writeFileSync(
   "bench/results/overhead-2026.json",
@@ -118,6 +125,7 @@ writeFileSync(
       method: { warmup: WARMUP, rounds: ROUNDS, callsPerRound: CALLS_PER_ROUND, seconds },
       usPerCall,
       ratioToBare: toBare,
+      bytesAllocatedPerCall: allocated,
       goal: { frugalToBare: GOAL, met },
     },
     null,

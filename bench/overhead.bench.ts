@@ -27,6 +27,7 @@ import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { McpFactory, McpModule, McpService, Tool } from "frugal-mcp";
 import { z } from "zod";
+import { bytesPerOperation } from "./lib/allocation.js";
 import { type Contender, measureAgainstBare } from "./lib/measure.js";
 
 const WARMUP = 2_000;
@@ -85,6 +86,7 @@ const { seconds, usPerCall, toBare } = await measureAgainstBare(contenders, {
   rounds: ROUNDS,
   callsPerRound: CALLS_PER_ROUND,
 });
+const allocated = await bytesPerOperation(contenders);
 const met = toBare.frugal.median <= GOAL;
 
 const rows: Array<[string, string, { median: number; p25: number; p75: number } | undefined]> = [
@@ -105,6 +107,11 @@ console.log(
     `control/bare ${toBare.control.median.toFixed(3)}; ${ROUNDS} rounds × ${CALLS_PER_ROUND} calls per server ` +
     `in ${seconds.toFixed(1)} s`,
 );
+console.log(
+  `allocated per call (garbage included): ${Object.entries(allocated)
+    .map(([name, bytes]) => `${name} ${(bytes / 1024).toFixed(1)} KiB`)
+    .join(", ")}; frugal/bare ${(allocated.frugal / allocated.bare).toFixed(3)}`,
+);
 
 const results = {
   benchmark: "overhead",
@@ -114,6 +121,7 @@ const results = {
   method: { warmup: WARMUP, rounds: ROUNDS, callsPerRound: CALLS_PER_ROUND, seconds },
   usPerCall,
   ratioToBare: toBare,
+  bytesAllocatedPerCall: allocated,
   goal: { frugalToBare: GOAL, met },
 };
 const dir = new URL("../../bench/results/", import.meta.url); // from .build/bench/

@@ -70,7 +70,8 @@ export function inputReplay(runtime: AppRuntime, options: McpAppOptions, clock: 
     let asked = 0;
     let tooMany = false;
     let duplicate: Error | undefined;
-    const open = new Map<string, { method: string; params?: unknown }>();
+    // Questions asked and not answered yet, by key; made on the first one (most calls ask none).
+    let open: Map<string, { method: string; params?: unknown }> | undefined;
     return {
       ask(inputRequest, key) {
         const index = asked++;
@@ -83,13 +84,14 @@ export function inputReplay(runtime: AppRuntime, options: McpAppOptions, clock: 
           answers[index] = response;
           return Promise.resolve(response);
         }
-        if (open.has(name)) {
+        if (open?.has(name)) {
           // Kept for inputRequired(): the handler may swallow this rejection, the call must not go on.
           duplicate ??= new Error(
             `Two questions of this call are named "${name}": give each ctx.elicit/ctx.sample/ctx.listRoots its own key`,
           );
           return Promise.reject(duplicate);
         }
+        open ??= new Map();
         open.set(name, inputRequest);
         if (index >= MAX_QUESTIONS) tooMany = true;
         // The handler stops here; its result is replaced by the input-required result. A
@@ -99,10 +101,10 @@ export function inputReplay(runtime: AppRuntime, options: McpAppOptions, clock: 
         );
       },
       get pending() {
-        return open.size > 0;
+        return open !== undefined && open.size > 0;
       },
       inputRequired() {
-        if (open.size === 0) throw new Error("no question is pending");
+        if (open === undefined || open.size === 0) throw new Error("no question is pending");
         if (duplicate) throw duplicate;
         if (tooMany) {
           throw invalidParams(
