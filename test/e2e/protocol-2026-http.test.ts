@@ -5,6 +5,7 @@ import { McpFactory } from "frugal-mcp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { McpApp2026 } from "../../src/runtime/protocol-2026/app-2026.js";
 import { Era2026Module } from "../support/protocol-2026-services.js";
+import { envelope2026, post2026, textOf } from "../support/raw-2026.js";
 
 type Mode = "legacy" | "auto" | { pin: "2026-07-28" };
 const MODES: Array<[string, Mode, "legacy" | "modern"]> = [
@@ -12,13 +13,8 @@ const MODES: Array<[string, Mode, "legacy" | "modern"]> = [
   ["auto", "auto", "modern"],
   ["pinned 2026-07-28", { pin: "2026-07-28" }, "modern"],
 ];
-const ENVELOPE = {
-  "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-  "io.modelcontextprotocol/clientInfo": { name: "raw", version: "1.0.0" },
-  "io.modelcontextprotocol/clientCapabilities": { elicitation: { form: {} } },
-};
-const textOf = (result: unknown) =>
-  ((result as { content: unknown }).content as Array<{ text?: string }>)[0]?.text;
+const CAPABILITIES = { elicitation: { form: {} } };
+const ENVELOPE = envelope2026(CAPABILITIES);
 
 describe('protocol: "2026-07-28" over Streamable HTTP (the era router)', () => {
   let app: McpApp2026;
@@ -35,27 +31,8 @@ describe('protocol: "2026-07-28" over Streamable HTTP (the era router)', () => {
   afterAll(() => app.close());
 
   /** One raw 2026-07-28 request: no session, the envelope in `_meta`. */
-  async function post(method: string, params: Record<string, unknown> = {}) {
-    const response = await fetch(url, {
-      method: "POST",
-      headers: {
-        "content-type": "application/json",
-        accept: "application/json, text/event-stream",
-        "mcp-protocol-version": "2026-07-28",
-        "mcp-method": method,
-        ...(typeof params.name === "string" ? { "mcp-name": params.name } : {}),
-      },
-      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params: { _meta: ENVELOPE, ...params } }),
-    });
-    const text = await response.text();
-    const frames = text.startsWith("{")
-      ? [text]
-      : text.split("\n").flatMap((line) => (line.startsWith("data: ") ? [line.slice(6)] : []));
-    const messages = frames.filter((frame) => frame.trim() !== "").map((frame) => JSON.parse(frame));
-    const logs = messages.filter((m) => m.method === "notifications/message").map((m) => m.params);
-    const body = messages.find((m) => "result" in m || "error" in m);
-    return { status: response.status, session: response.headers.get("mcp-session-id"), body, logs };
-  }
+  const post = (method: string, params: Record<string, unknown> = {}) =>
+    post2026(url, method, params, CAPABILITIES);
 
   for (const [label, mode, era] of MODES) {
     it(`serves a v2 client in ${label} mode`, async () => {

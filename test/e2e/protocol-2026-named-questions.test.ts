@@ -5,6 +5,7 @@ import { McpFactory } from "frugal-mcp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { McpApp2026 } from "../../src/runtime/protocol-2026/app-2026.js";
 import { NamedQuestionsModule } from "../support/named-questions-services.js";
+import { post2026, textOf } from "../support/raw-2026.js";
 
 type Mode = "legacy" | "auto" | { pin: "2026-07-28" };
 const MODES: Array<[string, Mode]> = [
@@ -13,15 +14,7 @@ const MODES: Array<[string, Mode]> = [
   ["pinned 2026-07-28", { pin: "2026-07-28" }],
 ];
 const ROOTS = { roots: [{ uri: "file:///work", name: "work" }] };
-const envelope = (capabilities: Record<string, unknown>) => ({
-  "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-  "io.modelcontextprotocol/clientInfo": { name: "raw", version: "1.0.0" },
-  "io.modelcontextprotocol/clientCapabilities": capabilities,
-});
 const ALL = { elicitation: { form: {} }, sampling: {}, roots: {} };
-const textOf = (result: unknown) =>
-  ((result as { content: unknown }).content as Array<{ text?: string }>)[0]?.text;
-
 describe('protocol: "2026-07-28": named questions (ctx.elicit/ctx.sample/ctx.listRoots with { key })', () => {
   let app: McpApp2026;
   let url: string;
@@ -37,37 +30,8 @@ describe('protocol: "2026-07-28": named questions (ctx.elicit/ctx.sample/ctx.lis
   afterAll(() => app.close());
 
   /** One raw 2026-07-28 `tools/call`: no session, the envelope in `_meta`. */
-  async function call(
-    name: string,
-    capabilities: Record<string, unknown>,
-    extra: Record<string, unknown> = {},
-  ) {
-    const response = await fetch(url, {
-      method: "POST",
-      headers: {
-        "content-type": "application/json",
-        accept: "application/json, text/event-stream",
-        "mcp-protocol-version": "2026-07-28",
-        "mcp-method": "tools/call",
-        "mcp-name": name,
-      },
-      body: JSON.stringify({
-        jsonrpc: "2.0",
-        id: 7,
-        method: "tools/call",
-        params: { _meta: envelope(capabilities), name, arguments: {}, ...extra },
-      }),
-    });
-    const text = await response.text();
-    const frames = text.startsWith("{")
-      ? [text]
-      : text.split("\n").flatMap((line) => (line.startsWith("data: ") ? [line.slice(6)] : []));
-    const body = frames
-      .filter((frame) => frame.trim() !== "")
-      .map((frame) => JSON.parse(frame))
-      .find((message) => "result" in message || "error" in message);
-    return { status: response.status, body };
-  }
+  const call = (name: string, capabilities: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
+    post2026(url, "tools/call", { name, arguments: {}, ...extra }, capabilities);
 
   async function connect(mode: Mode) {
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
