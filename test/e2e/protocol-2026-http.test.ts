@@ -78,25 +78,9 @@ describe('protocol: "2026-07-28" over Streamable HTTP (the era router)', () => {
   });
 
   it("sends no log messages to a 2026 request that names no log level", async () => {
-    const response = await fetch(url, {
-      method: "POST",
-      headers: {
-        "content-type": "application/json",
-        accept: "application/json, text/event-stream",
-        "mcp-protocol-version": "2026-07-28",
-        "mcp-method": "tools/call",
-        "mcp-name": "chatty",
-      },
-      body: JSON.stringify({
-        jsonrpc: "2.0",
-        id: 7,
-        method: "tools/call",
-        params: { name: "chatty", arguments: {}, _meta: ENVELOPE },
-      }),
-    });
-    const text = await response.text();
-    expect(text).toContain('"done"');
-    expect(text).not.toContain("notifications/message");
+    const quiet = await post("tools/call", { name: "chatty", arguments: {} });
+    expect(textOf(quiet.body.result)).toBe("done");
+    expect(quiet.logs).toEqual([]);
     const withLevel = await post("tools/call", {
       name: "chatty",
       arguments: {},
