@@ -13,31 +13,13 @@
  * per-round ratios. Goal: frugal/bare ≤ 1.15. `BENCH_ROUNDS` shortens a run.
  */
 import "reflect-metadata";
-import { mkdirSync, writeFileSync } from "node:fs";
-import { cpus } from "node:os";
 import { Client, InMemoryTransport } from "@modelcontextprotocol/client";
 import { McpServer } from "@modelcontextprotocol/server";
 import { serveStdio } from "@modelcontextprotocol/server/stdio";
-import { McpFactory, McpModule, McpService, Tool } from "frugal-mcp";
+import { McpFactory } from "frugal-mcp";
 import { z } from "zod";
-import { bytesPerOperation } from "./lib/allocation.js";
-import { type Contender, measureAgainstBare } from "./lib/measure.js";
-
-const WARMUP = 2_000;
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 151);
-const CALLS_PER_ROUND = 1_000;
-const GOAL = 1.15;
-
-@McpService()
-class EchoService {
-  @Tool({ description: "Echo the text back", input: { text: z.string() } })
-  echo({ text }: { text: string }) {
-    return text;
-  }
-}
-
-@McpModule({ services: [EchoService] })
-class BenchModule {}
+import type { Contender } from "./lib/measure.js";
+import { EchoModule, runOverheadBench } from "./lib/overhead.js";
 
 function bareServer(): McpServer {
   const server = new McpServer({ name: "bare", version: "1.0.0" });
@@ -70,7 +52,7 @@ async function contender(
   return { name, once };
 }
 
-const app = await McpFactory.create(BenchModule, {
+const app = await McpFactory.create(EchoModule, {
   name: "frugal",
   version: "1.0.0",
   protocol: "2026-07-28",
@@ -84,53 +66,18 @@ const contenders = [
   await contender("frugal", (t) => connectAnyEra(t)),
 ];
 
-const { seconds, usPerCall, toBare } = await measureAgainstBare(contenders, {
-  warmup: WARMUP,
-  rounds: ROUNDS,
-  callsPerRound: CALLS_PER_ROUND,
+await runOverheadBench({
+  benchmark: "overhead-2026",
+  contenders,
+  labels: {
+    bare: "bare SDK v2 `McpServer`",
+    control: "bare SDK v2 `McpServer` (control)",
+    frugal: 'frugal-mcp, `protocol: "2026-07-28"`',
+  },
+  goal: 1.15,
+  warmup: 2_000,
+  rounds: Number(process.env.BENCH_ROUNDS ?? 151),
+  callsPerRound: 1_000,
 });
-const allocated = await bytesPerOperation(contenders);
-const met = toBare.frugal.median <= GOAL;
-console.log("| server (MCP 2026-07-28) | µs/call (median) | ratio to bare (median) | ratio p25–p75 |");
-console.log("| --- | ---: | ---: | ---: |");
-for (const [label, name] of [
-  ["bare SDK v2 `McpServer`", "bare"],
-  ["bare SDK v2 `McpServer` (control)", "control"],
-  ['frugal-mcp, `protocol: "2026-07-28"`', "frugal"],
-] as const) {
-  const ratio = name === "bare" ? undefined : toBare[name];
-  const range = ratio ? `${ratio.p25.toFixed(3)}–${ratio.p75.toFixed(3)}` : "";
-  console.log(
-    `| ${label} | ${usPerCall[name].median.toFixed(1)} | ${(ratio?.median ?? 1).toFixed(3)} | ${range} |`,
-  );
-}
-console.log(
-  `\nfrugal/bare ${toBare.frugal.median.toFixed(3)} (goal ≤ ${GOAL.toFixed(2)}: ${met ? "met" : "NOT met"}), ` +
-    `control/bare ${toBare.control.median.toFixed(3)}; ${ROUNDS} rounds × ${CALLS_PER_ROUND} calls per server in ${seconds.toFixed(1)} s`,
-);
-console.log(
-  `allocated per call (garbage included): ${Object.entries(allocated)
-    .map(([name, bytes]) => `${name} ${(bytes / 1024).toFixed(1)} KiB`)
-    .join(", ")}; frugal/bare ${(allocated.frugal / allocated.bare).toFixed(3)}`,
-);
-mkdirSync("bench/results", { recursive: true });
-writeFileSync(
-  "bench/results/overhead-2026.json",
-  `${JSON.stringify(
-    {
-      benchmark: "overhead-2026",
-      date: new Date().toISOString(),
-      node: process.version,
-      cpus: cpus().length,
-      method: { warmup: WARMUP, rounds: ROUNDS, callsPerRound: CALLS_PER_ROUND, seconds },
-      usPerCall,
-      ratioToBare: toBare,
-      bytesAllocatedPerCall: allocated,
-      goal: { frugalToBare: GOAL, met },
-    },
-    null,
-    2,
-  )}\n`,
-);
 await app.close();
 process.exit(0);

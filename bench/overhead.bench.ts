@@ -19,32 +19,14 @@
  * Goal: frugal/bare ≤ 1.10. Results also go to bench/results/overhead.json.
  */
 import "reflect-metadata";
-import { mkdirSync, writeFileSync } from "node:fs";
-import { cpus } from "node:os";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { McpFactory, McpModule, McpService, Tool } from "frugal-mcp";
+import { McpFactory } from "frugal-mcp";
 import { z } from "zod";
-import { bytesPerOperation } from "./lib/allocation.js";
-import { type Contender, measureAgainstBare } from "./lib/measure.js";
-
-const WARMUP = 2_000;
-const ROUNDS = 151;
-const CALLS_PER_ROUND = 2_000;
-const GOAL = 1.1;
-
-@McpService()
-class EchoService {
-  @Tool({ description: "Echo the text back", input: { text: z.string() } })
-  echo({ text }: { text: string }) {
-    return text;
-  }
-}
-
-@McpModule({ services: [EchoService] })
-class BenchModule {}
+import type { Contender } from "./lib/measure.js";
+import { EchoModule, runOverheadBench } from "./lib/overhead.js";
 
 function bareServer(): McpServer {
   const server = new McpServer({ name: "bare", version: "1.0.0" });
@@ -74,59 +56,22 @@ async function contender(
 
 const bare = bareServer();
 const control = bareServer();
-const app = await McpFactory.create(BenchModule, { name: "frugal", version: "1.0.0" });
+const app = await McpFactory.create(EchoModule, { name: "frugal", version: "1.0.0" });
 const contenders = [
   await contender("bare", (t) => bare.connect(t)),
   await contender("control", (t) => control.connect(t)),
   await contender("frugal", (t) => app.connect(t)),
 ];
 
-const { seconds, usPerCall, toBare } = await measureAgainstBare(contenders, {
-  warmup: WARMUP,
-  rounds: ROUNDS,
-  callsPerRound: CALLS_PER_ROUND,
-});
-const allocated = await bytesPerOperation(contenders);
-const met = toBare.frugal.median <= GOAL;
-
-const rows: Array<[string, string, { median: number; p25: number; p75: number } | undefined]> = [
-  ["bare SDK `McpServer`", "bare", undefined],
-  ["bare SDK `McpServer` (control)", "control", toBare.control],
-  ["frugal-mcp", "frugal", toBare.frugal],
-];
-console.log("| server | µs/call (median) | ratio to bare (median) | ratio p25–p75 |");
-console.log("| --- | ---: | ---: | ---: |");
-for (const [label, name, ratio] of rows) {
-  const range = ratio ? `${ratio.p25.toFixed(3)}–${ratio.p75.toFixed(3)}` : "";
-  console.log(
-    `| ${label} | ${usPerCall[name].median.toFixed(1)} | ${(ratio?.median ?? 1).toFixed(3)} | ${range} |`,
-  );
-}
-console.log(
-  `\nfrugal/bare ${toBare.frugal.median.toFixed(3)} (goal ≤ ${GOAL.toFixed(2)}: ${met ? "met" : "NOT met"}), ` +
-    `control/bare ${toBare.control.median.toFixed(3)}; ${ROUNDS} rounds × ${CALLS_PER_ROUND} calls per server ` +
-    `in ${seconds.toFixed(1)} s`,
-);
-console.log(
-  `allocated per call (garbage included): ${Object.entries(allocated)
-    .map(([name, bytes]) => `${name} ${(bytes / 1024).toFixed(1)} KiB`)
-    .join(", ")}; frugal/bare ${(allocated.frugal / allocated.bare).toFixed(3)}`,
-);
-
-const results = {
+await runOverheadBench({
   benchmark: "overhead",
-  date: new Date().toISOString(),
-  node: process.version,
-  cpus: cpus().length,
-  method: { warmup: WARMUP, rounds: ROUNDS, callsPerRound: CALLS_PER_ROUND, seconds },
-  usPerCall,
-  ratioToBare: toBare,
-  bytesAllocatedPerCall: allocated,
-  goal: { frugalToBare: GOAL, met },
-};
-const dir = new URL("../../bench/results/", import.meta.url); // from .build/bench/
-mkdirSync(dir, { recursive: true });
-writeFileSync(new URL("overhead.json", dir), `${JSON.stringify(results, null, 2)}\n`);
+  contenders,
+  labels: { bare: "bare SDK `McpServer`", control: "bare SDK `McpServer` (control)", frugal: "frugal-mcp" },
+  goal: 1.1,
+  warmup: 2_000,
+  rounds: 151,
+  callsPerRound: 2_000,
+});
 
 await Promise.all(contenders.map((c) => c.client.close()));
 await Promise.all([bare.close(), control.close(), app.close()]);
