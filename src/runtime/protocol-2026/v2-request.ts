@@ -3,8 +3,7 @@ import type { ClientCapabilities, LoggingLevel } from "@modelcontextprotocol/sdk
 import type { Server, ServerContext } from "@modelcontextprotocol/server";
 import type { RequestExtra } from "../call-context.js";
 import { inputKeyOf } from "../client-questions.js";
-import type { RequestEnvelope } from "../request-envelope.js";
-import { withEnvelope } from "../request-envelope.js";
+import { type RequestEnvelope, withEnvelope } from "../request-envelope.js";
 import type { Session } from "../session.js";
 
 /** The protocol era one SDK v2 server instance serves. */
