@@ -12,12 +12,8 @@ import type { InjectionToken } from "tsyringe";
 import type { Logger } from "../logging/logger.js";
 import type { AppMetrics } from "../metrics/app-metrics.js";
 import type { OperationStats } from "../metrics/operation-stats.js";
-import {
-  createHttpHandler,
-  type HttpHandler,
-  type HttpHandlerOptions,
-  type HttpHandlerStats,
-} from "../transports/http-handler.js";
+import { createHttpHandler, type SecondEra } from "../transports/front-door.js";
+import type { HttpHandler, HttpHandlerOptions, HttpHandlerStats } from "../transports/http-handler.js";
 import { type ListenOptions, listen } from "../transports/listen.js";
 import type { AppContainer } from "./app-container.js";
 import { DEFAULT_INPUT_LIMITS, type McpAppOptions } from "./app-options.js";
@@ -104,7 +100,7 @@ export class McpApp {
     this.install = createRegistrar(runtime);
     runtime.ephemeral.onListChanged = (owner) => void this.notifyResourceListChanged(owner);
     runtime.invalidator.attach({
-      subscribedUris: () => new Set([...this.sessions].flatMap((s) => [...s.subscriptions])),
+      subscribedUris: () => this.subscribedUris(),
       notifyResourceUpdated: (uri) => this.notifyResourceUpdated(uri),
     });
   }
@@ -228,7 +224,7 @@ export class McpApp {
   async listen(options: ListenOptions & { transport: "stdio" }): Promise<{ url?: undefined }>;
   async listen(options: ListenOptions): Promise<{ url?: string }>;
   async listen(options: ListenOptions): Promise<{ url?: string }> {
-    const started = await listen(this, options);
+    const started = await listen(this, options, (handlerOptions) => this.frontDoor(handlerOptions));
     this.closers.push(started.close);
     if (started.stats) this.httpStats.push(started.stats);
     return started.url === undefined ? {} : { url: started.url };
@@ -239,10 +235,28 @@ export class McpApp {
    * Express server: `expressApp.all("/mcp", app.httpHandler())`.
    */
   httpHandler(options: HttpHandlerOptions = {}): HttpHandler {
-    const handler = createHttpHandler(this, options);
+    const handler = this.frontDoor(options);
     this.closers.push(() => handler.close());
     this.httpStats.push(() => handler.stats());
     return handler;
+  }
+
+  /** The one front door of every HTTP request, with the app's second protocol era behind it, if any. */
+  private frontDoor(options: HttpHandlerOptions): HttpHandler {
+    return createHttpHandler(this, options, this.secondEra(options));
+  }
+
+  /**
+   * The protocol era served beside the 2025-11-25 sessions behind the HTTP front door (none
+   * by default; the 2026-07-28 app serves its revision there).
+   */
+  protected secondEra(_options: HttpHandlerOptions): SecondEra | undefined {
+    return undefined;
+  }
+
+  /** The resource URIs that open 2025 sessions subscribed to. */
+  protected subscribedUris(): Set<string> {
+    return new Set([...this.sessions].flatMap((s) => [...s.subscriptions]));
   }
 
   /** Sends `notifications/resources/updated` to every session subscribed to `uri`. */

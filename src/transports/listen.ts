@@ -1,6 +1,6 @@
 import type { AddressInfo } from "node:net";
 import { type ConnectionLimitOptions, capConnections, serverTimeouts } from "./connection-limits.js";
-import { createHttpHandler, type HttpHandlerOptions, type HttpHandlerStats } from "./http-handler.js";
+import type { HttpHandler, HttpHandlerOptions, HttpHandlerStats } from "./http-handler.js";
 import { sendJsonRpcError } from "./json-rpc-response.js";
 import type { SessionHost } from "./session-host.js";
 import { StdioTransport } from "./stdio-transport.js";
@@ -21,10 +21,15 @@ export type ListenOptions =
 
 const LOOPBACK_HOSTS = new Set(["127.0.0.1", "localhost", "::1"]);
 
-/** Starts a listener for `app` and returns how to stop it. */
+/**
+ * Starts a listener for `app` and returns how to stop it. Over HTTP, `frontDoor` makes the
+ * app's one front door (every era behind it); the listener adds what only a server owns:
+ * the connection cap and the header, request and keep-alive timeouts.
+ */
 export async function listen(
   app: SessionHost,
   options: ListenOptions,
+  frontDoor: (options: HttpHandlerOptions) => HttpHandler,
 ): Promise<{ url?: string; close(): Promise<void>; stats?(): HttpHandlerStats }> {
   if (options.transport === "stdio") {
     const transport = new StdioTransport(app.logger);
@@ -40,7 +45,7 @@ export async function listen(
     );
     handlerOptions = { ...options, allowedHosts: "any" };
   }
-  const handler = createHttpHandler(app, handlerOptions);
+  const handler = frontDoor(handlerOptions);
   // node:http is cheap to import (about 2 ms), but only HTTP needs it.
   const { createServer } = await import("node:http");
   const server = createServer(serverTimeouts(options), (req, res) => {

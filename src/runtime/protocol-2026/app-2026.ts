@@ -1,36 +1,42 @@
-import type { AddressInfo } from "node:net";
+import type { IncomingMessage } from "node:http";
 import type { Server, ServerEventBus, Transport } from "@modelcontextprotocol/server";
 import type { Clock } from "../../clock/clock.js";
+import { FrugalConfigError } from "../../errors/config-error.js";
+import { exceededInputLimit } from "../../pipeline/stages/measure-input.js";
 import { CLOCK } from "../../tokens.js";
-import type { HttpHandler, HttpHandlerOptions } from "../../transports/http-handler.js";
-import { sendJsonRpcError } from "../../transports/json-rpc-response.js";
+import type { SecondEra } from "../../transports/front-door.js";
+import type { HttpHandlerOptions } from "../../transports/http-handler.js";
 import type { ListenOptions } from "../../transports/listen.js";
 import { StdioTransport } from "../../transports/stdio-transport.js";
 import type { AppContainer } from "../app-container.js";
-import type { McpAppOptions } from "../app-options.js";
+import { DEFAULT_INPUT_LIMITS, type McpAppOptions } from "../app-options.js";
 import type { AppRuntime } from "../app-runtime.js";
 import { type AppStats, McpApp } from "../mcp-app.js";
-import type { Session } from "../session.js";
+import { type Session, sessionServes } from "../session.js";
 import { settledWithin } from "../settled-within.js";
-import { eraRouter } from "./era-router.js";
 import { inputReplay } from "./input-replay.js";
 import { ListenedUris } from "./listened-uris.js";
+import { type ModernRefusal, modernEra } from "./modern-era.js";
+import { type ParamHeader, paramHeaderMismatch, paramHeadersOf } from "./param-headers.js";
 import { observingListens } from "./stdio-listens.js";
 import { createV2ServerFactory } from "./v2-registrar.js";
 import type { V2Sdk } from "./v2-sdk.js";
 
-const LOOPBACK_HOSTS = new Set(["127.0.0.1", "localhost", "::1"]);
-
 /**
  * An app made with `protocol: "2026-07-28"`: it serves the 2026-07-28 revision through the
- * SDK v2 packages and still answers 2025-11-25 clients. Over HTTP an era router sends
- * 2026 requests to per-request v2 servers and 2025 requests to the sessionful 1.x
- * handler; over stdio the v2 `serveStdio` lets the opening exchange pick the era.
+ * SDK v2 packages and still answers 2025-11-25 clients. Over HTTP, the app's one front door
+ * (host check, connection limits, authentication, body limit) passes 2026 requests to
+ * per-request v2 servers and 2025 requests to the sessionful 1.x handler; over stdio the v2
+ * `serveStdio` lets the opening exchange pick the era.
  * `connect(transport)` with an SDK 1.x transport serves a 2025 session as before.
  */
 export class McpApp2026 extends McpApp {
   private readonly serverFactory: ReturnType<typeof createV2ServerFactory>;
   private readonly units = new Set<Session>();
+  /** 2025-era stdio connections served by a v2 server, with it: their subscriptions are notified here. */
+  private readonly legacyUnits = new Map<Session, Server>();
+  /** The SEP-2243 header-mirrored parameters of each tool that declares some. */
+  private readonly paramHeaders: Map<string, ParamHeader[]>;
   private readonly stoppers: Array<() => Promise<void>> = [];
   private readonly listened = new ListenedUris();
   /** The servers of open 2026-07-28 stdio connections (one each, for the connection's life). */
@@ -49,8 +55,14 @@ export class McpApp2026 extends McpApp {
       get draining() {
         return app.draining;
       },
-      opened: (session: Session) => this.units.add(session),
-      closed: (session: Session) => this.units.delete(session),
+      opened: (session: Session, server: Server, era: "legacy" | "modern") => {
+        this.units.add(session);
+        if (era === "legacy") this.legacyUnits.set(session, server);
+      },
+      closed: (session: Session) => {
+        this.units.delete(session);
+        this.legacyUnits.delete(session);
+      },
     };
     const app = this;
     // Invalidations reach 2026 clients on their `subscriptions/listen` streams (one bus for
@@ -58,10 +70,7 @@ export class McpApp2026 extends McpApp {
     this.bus = new sdk.server.InMemoryServerEventBus((error) =>
       this.logger.warn("a subscriptions/listen stream failed to take a notification", error),
     );
-    runtime.invalidator.attach({
-      subscribedUris: () => new Set([...this.legacySubscriptions(), ...this.listened.uris()]),
-      notifyResourceUpdated: (uri) => this.notifyResourceUpdated(uri),
-    });
+    this.paramHeaders = paramHeadersByTool(runtime);
     const clock = appContainer.resolve(CLOCK) as Clock;
     this.serverFactory = createV2ServerFactory(
       runtime,
@@ -106,28 +115,61 @@ export class McpApp2026 extends McpApp {
       await this.connectAnyEra(new StdioTransport(this.logger) as unknown as Transport);
       return {};
     }
-    return this.listenHttp(options);
+    return super.listen(options);
   }
 
-  /** The era router (see the class comment), mountable like the 1.x handler. */
-  override httpHandler(options: HttpHandlerOptions = {}): HttpHandler {
-    const legacy = super.httpHandler(options);
+  /** The 2026-07-28 revision, behind the same front door as the 2025 sessions. */
+  protected override secondEra(options: HttpHandlerOptions): SecondEra {
+    const maxBodyBytes = options.maxBodyBytes ?? 4 * 1024 * 1024;
     const modern = this.sdk.server.createMcpHandler(this.serverFactory, {
       legacy: "reject",
-      maxRequestBodySize: options.maxBodyBytes ?? 4 * 1024 * 1024,
+      maxRequestBodySize: maxBodyBytes,
       onerror: (error) => this.logger.debug("2026-07-28 request refused", error),
       bus: this.bus,
     });
-    this.stoppers.push(() => modern.close());
-    return eraRouter(this.sdk, legacy, modern, options, () => this.draining, this.listened);
+    return modernEra(this.sdk, modern, maxBodyBytes, this.listened, (req, body) => this.screen(req, body));
   }
 
-  /** Sends `notifications/resources/updated` to subscribed 2025 sessions and to 2026 listen streams. */
+  /**
+   * What the front door checks of a 2026-07-28 request before the SDK sees it: the
+   * `Mcp-Param-*` headers of a `tools/call` against its arguments (SEP-2243), and the
+   * answers in `inputResponses` against the input limits of arguments (depth, size, `__proto__`).
+   */
+  private screen(req: IncomingMessage, body: unknown): ModernRefusal | undefined {
+    const params = (body as { method?: unknown; params?: Record<string, unknown> } | null)?.params;
+    if (params === null || typeof params !== "object") return undefined;
+    const method = (body as { method?: unknown }).method;
+    const declared = method === "tools/call" ? this.paramHeaders.get(String(params.name)) : undefined;
+    const mismatch = declared && paramHeaderMismatch(declared, params.arguments, req.headers);
+    if (mismatch) {
+      return {
+        status: 400,
+        code: HEADER_MISMATCH,
+        message: `Bad Request: the request headers and body disagree: ${mismatch.problem}`,
+        data: { mismatch: { header: mismatch.header, body: mismatch.problem } },
+      };
+    }
+    if (params.inputResponses === undefined) return undefined;
+    const problem = exceededInputLimit(params.inputResponses, {
+      ...DEFAULT_INPUT_LIMITS,
+      ...this.settings.inputLimits,
+    });
+    if (!problem) return undefined;
+    const named = problem.replace(/^arguments are/, "the answers are").replace(/argument `/g, "the answer `");
+    return { status: 200, code: -32602, message: `Invalid params: inputResponses: ${named}` };
+  }
+
+  /**
+   * Sends `notifications/resources/updated` to subscribed 2025 sessions (those served by the
+   * 1.x SDK and the 2025 stdio connections a v2 server serves) and to 2026 listen streams.
+   */
   override async notifyResourceUpdated(uri: string): Promise<void> {
     if (this.listened.has(uri)) {
       this.bus.publish({ kind: "resource_updated", uri });
       await this.toStdioListens((server) => server.sendResourceUpdated({ uri }));
     }
+    const legacy = [...this.legacyUnits].filter(([unit]) => unit.subscriptions.has(uri));
+    await Promise.allSettled(legacy.map(([, server]) => server.sendResourceUpdated({ uri })));
     await super.notifyResourceUpdated(uri);
   }
 
@@ -137,6 +179,8 @@ export class McpApp2026 extends McpApp {
       this.bus.publish({ kind: "resources_list_changed" });
       await this.toStdioListens((server) => server.sendResourceListChanged());
     }
+    const legacy = [...this.legacyUnits].filter(([unit]) => owner === null || sessionServes(unit, owner));
+    await Promise.allSettled(legacy.map(([, server]) => server.sendResourceListChanged()));
     await super.notifyResourceListChanged(owner);
   }
 
@@ -150,13 +194,12 @@ export class McpApp2026 extends McpApp {
     await Promise.all(sent);
   }
 
-  /**
-   * The URIs 2025 sessions subscribed to. `McpApp` keeps its sessions private; read them
-   * here rather than widen its API for this one subclass.
-   */
-  private legacySubscriptions(): string[] {
-    const sessions = (this as unknown as { sessions: Set<Session> }).sessions;
-    return [...sessions].flatMap((session) => [...session.subscriptions]);
+  /** The URIs 2025 sessions and 2025 stdio connections subscribed to, and those 2026 streams listen to. */
+  protected override subscribedUris(): Set<string> {
+    const uris = super.subscribedUris();
+    for (const unit of this.legacyUnits.keys()) for (const uri of unit.subscriptions) uris.add(uri);
+    for (const uri of this.listened.uris()) uris.add(uri);
+    return uris;
   }
 
   /** Counters for monitoring, with the 2026 serving units (a stdio connection, a request being answered) as sessions. */
@@ -180,39 +223,25 @@ export class McpApp2026 extends McpApp {
     for (const unit of this.units) unit.lifetime.abort(new Error("the app is closing"));
     await Promise.allSettled(this.stoppers.splice(0).map((stop) => stop()));
   }
+}
 
-  private async listenHttp(options: ListenOptions & { transport: "http" }): Promise<{ url: string }> {
-    const host = options.host ?? "127.0.0.1";
-    const path = options.path ?? "/mcp";
-    let handlerOptions: HttpHandlerOptions = options;
-    if (!LOOPBACK_HOSTS.has(host) && options.allowedHosts === undefined) {
-      this.logger.warn(
-        `listening on ${host} without allowedHosts: the Host check is off; set allowedHosts to protect against DNS rebinding`,
+/** JSON-RPC code of a request whose headers and body disagree (SEP-2243). */
+const HEADER_MISMATCH = -32020;
+
+/** The header-mirrored parameters of every tool; a bad declaration fails start-up, naming the tool. */
+function paramHeadersByTool(runtime: AppRuntime): Map<string, ParamHeader[]> {
+  const byTool = new Map<string, ParamHeader[]>();
+  for (const [name, operation] of runtime.registry.tools) {
+    try {
+      const declared = paramHeadersOf(operation.definition.listing.inputSchema);
+      if (declared.length > 0) byTool.set(name, declared);
+    } catch (error) {
+      throw new FrugalConfigError(
+        operation.definition.where,
+        `its input declares an invalid x-mcp-header (${(error as Error).message})`,
+        'declare x-mcp-header only on a string, integer or boolean property of the input (z.string().meta({ "x-mcp-header": "Region" })), with a name unique across the tool',
       );
-      handlerOptions = { ...options, allowedHosts: "any" };
     }
-    const handler = this.httpHandler(handlerOptions);
-    const { createServer } = await import("node:http");
-    const server = createServer((req, res) => {
-      const pathname = (req.url ?? "/").split("?")[0];
-      if (pathname !== path)
-        return sendJsonRpcError(res, 404, -32000, `Not found: the MCP endpoint is ${path}`);
-      handler(req, res).catch((error: unknown) => {
-        this.logger.error("serving an HTTP request failed", error);
-        if (!res.headersSent) sendJsonRpcError(res, 500, -32603, "Internal error");
-      });
-    });
-    await new Promise<void>((resolve, reject) => {
-      server.once("error", reject);
-      server.listen(options.port ?? 3000, host, () => resolve());
-    });
-    const { port } = server.address() as AddressInfo;
-    const url = `http://${host.includes(":") ? `[${host}]` : host}:${port}${path}`;
-    this.logger.info(`MCP server listening on ${url} (MCP 2026-07-28 and 2025-11-25)`);
-    this.stoppers.push(async () => {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    });
-    return { url };
   }
+  return byTool;
 }

@@ -17,8 +17,11 @@ import type { V2Sdk } from "./v2-sdk.js";
 export interface V2Host {
   /** True once the app is closing: requests are refused with a "shutting down" error. */
   readonly draining: boolean;
-  /** A serving unit (one 2026 request, one stdio connection) started or ended, so `close()` can drain it. */
-  opened(session: Session): void;
+  /**
+   * A serving unit (one 2026 request, one stdio connection) started or ended, so `close()` can
+   * drain it; a 2025-era unit (a stdio connection) is notified of its subscriptions through `server`.
+   */
+  opened(session: Session, server: Server, era: "legacy" | "modern"): void;
   closed(session: Session): void;
 }
 
@@ -65,7 +68,7 @@ export function createV2ServerFactory(
       },
     );
     const unit = newUnitSession();
-    host.opened(unit);
+    host.opened(unit, server, era);
     server.onclose = () => {
       unit.lifetime.abort(new Error("session closed"));
       host.closed(unit);
