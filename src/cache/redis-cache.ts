@@ -8,7 +8,7 @@ import {
   redisConnection,
 } from "../redis/redis-connection.js";
 import { namespaceOfKey } from "./cache-key.js";
-import type { CacheEntry, EntryMatcher, ResultCache } from "./result-cache.js";
+import type { CacheEntry, EntryMatcher, OnceRecords, ResultCache } from "./result-cache.js";
 
 /** Options of `RedisCache`. */
 export interface RedisCacheOptions extends RedisConnectionOptions {
@@ -62,6 +62,24 @@ export class RedisCache implements ResultCache {
     this.connection = redisConnection(options);
     this.prefix = options.prefix ?? "frugal:cache:";
   }
+
+  /** Once-records in this Redis (SET NX), so every instance sharing it sees them. */
+  readonly records: OnceRecords = {
+    claim: async (key, value, ttlMs) => {
+      const earlier = await this.connection.client.set(
+        this.recordKey(key),
+        value,
+        "PX",
+        ttlPx(ttlMs),
+        "NX",
+        "GET",
+      );
+      return earlier ?? undefined;
+    },
+    put: async (key, value, ttlMs) => {
+      await this.connection.client.set(this.recordKey(key), value, "PX", ttlPx(ttlMs));
+    },
+  };
 
   /** Connects; `McpFactory.create` waits for this (briefly). */
   ready(): Promise<void> {
@@ -166,6 +184,10 @@ export class RedisCache implements ResultCache {
     return `${this.prefix}e:${hashTag(namespaceOfKey(key))}:${key}`;
   }
 
+  private recordKey(key: string): string {
+    return `${this.prefix}r:${key}`;
+  }
+
   private indexKey(namespace: string): string {
     return `${this.prefix}i:${hashTag(namespace)}`;
   }
@@ -191,4 +213,8 @@ function parseEntry(raw: string, generation: string): StoredEntry | undefined {
 function expectOk(replies: Array<[Error | null, unknown]> | null): void {
   if (replies === null) throw new Error("the transaction was aborted");
   for (const [error] of replies) if (error) throw error;
+}
+
+function ttlPx(ttlMs: number): number {
+  return Math.max(1, Math.ceil(ttlMs));
 }

@@ -26,6 +26,29 @@ export interface ResultCache {
   invalidate(namespace: string, match?: EntryMatcher): Promise<number>;
   /** Entries evicted for space so far (for `app.stats()`). */
   readonly evictions?: number;
+  /**
+   * Records that must hold once across every instance sharing this cache (the single
+   * completion of a 2026-07-28 request state). A shared cache offers them so the record is
+   * shared too; without them the app keeps such records in its own memory.
+   */
+  readonly records?: OnceRecords;
   /** Releases connections and timers; the app calls it when it closes. */
   close?(): Promise<void>;
+}
+
+/**
+ * Small records written once and read back by key, outside any cache namespace (an
+ * invalidation never drops them).
+ *
+ * @example
+ * ```ts
+ * const earlier = await records.claim("state:ab12", '{"running":true}', 600_000);
+ * if (earlier === undefined) await records.put("state:ab12", '{"done":1}', 600_000); // first claim
+ * ```
+ */
+export interface OnceRecords {
+  /** Stores `value` unless `key` holds one; resolves to what it held, or `undefined` when this call stored it. */
+  claim(key: string, value: string, ttlMs: number): Promise<string | undefined>;
+  /** Overwrites the record of `key`. */
+  put(key: string, value: string, ttlMs: number): Promise<void>;
 }

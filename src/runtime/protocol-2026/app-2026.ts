@@ -14,7 +14,8 @@ import type { AppRuntime } from "../app-runtime.js";
 import { type AppStats, McpApp } from "../mcp-app.js";
 import { type Session, sessionServes } from "../session.js";
 import { settledWithin } from "../settled-within.js";
-import { inputReplay } from "./input-replay.js";
+import { CompletedStates } from "./completed-states.js";
+import { DEFAULT_REPLAY_TTL_MS, inputReplay } from "./input-replay.js";
 import { ListenedUris } from "./listened-uris.js";
 import { type ModernRefusal, modernEra } from "./modern-era.js";
 import { type ParamHeader, paramHeaderMismatch, paramHeadersOf } from "./param-headers.js";
@@ -78,6 +79,7 @@ export class McpApp2026 extends McpApp {
       sdk,
       host,
       inputReplay(runtime, settings, clock),
+      new CompletedStates(runtime.cache.records, DEFAULT_REPLAY_TTL_MS),
     );
   }
 

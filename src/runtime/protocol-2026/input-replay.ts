@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import type { ServerContext } from "@modelcontextprotocol/server";
 import type { Clock } from "../../clock/clock.js";
 import { canonicalJson } from "../../common/canonical-json.js";
@@ -17,8 +18,12 @@ export interface Replay {
   ask(request: { method: string; params?: unknown }, key?: string): Promise<unknown>;
   /** Set once the handler asked a question not answered yet: the call ends with `inputRequired()`. */
   readonly pending: boolean;
-  /** The input-required result: the open questions, and the signed state holding the answers so far. */
+  /** The input-required result: the open questions, and the encrypted state holding the answers so far. */
   inputRequired(): Record<string, unknown>;
+  /** A digest naming the verified request state this request carried (none: a first round). */
+  readonly stateId: string | undefined;
+  /** The principal the state is bound to (`null`: an anonymous caller). */
+  readonly principal: string | null;
 }
 
 /** Starts the replay of one request; throws `-32602` when its request state is not valid. */
@@ -29,6 +34,11 @@ export type ModernAsk = (
 
 /** How long an input-required round may wait for the client's answer (default 10 minutes). */
 export const DEFAULT_REPLAY_TTL_MS = 10 * 60 * 1000;
+/**
+ * How long the state of an anonymous caller lives: bound to no principal, it is protected
+ * by single use and this short life only.
+ */
+export const ANONYMOUS_REPLAY_TTL_MS = 2 * 60 * 1000;
 /** Questions one call may ask (each round re-runs the handler from the start). */
 const MAX_QUESTIONS = 16;
 /** Longest request state issued or accepted: the answers so far travel in it. */
@@ -39,19 +49,25 @@ const MAX_STATE_LENGTH = 64 * 1024;
  * where the server can no longer send requests to the client: the first question ends
  * the call with an input-required result; when the client answers, the handler runs again
  * from the start and each question returns, in order, the answer given. The answers ride
- * in the request state, signed like a cursor (the app's `cursorSecret`) and bound to the
- * method, the tool/prompt/resource, its input and the principal, so a client can neither
- * change an earlier answer nor move the state to another call; it expires after
- * `DEFAULT_REPLAY_TTL_MS`. Handlers must not have side effects before their last question.
+ * in the request state, encrypted and authenticated (AES-256-GCM under the app's
+ * `cursorSecret`: an elicited PIN never travels readable) and bound to the method, the
+ * tool/prompt/resource, its input and the principal, so a client can neither read or change
+ * an earlier answer nor move the state to another call or caller; it expires after
+ * `DEFAULT_REPLAY_TTL_MS` (`ANONYMOUS_REPLAY_TTL_MS` without a principal). Handlers must not
+ * have side effects before their last question; `CompletedStates` makes an answered state
+ * complete once.
  */
 export function inputReplay(runtime: AppRuntime, options: McpAppOptions, clock: Clock): ModernAsk {
-  const codec = new CursorCodec({
-    keyring: createKeyring(options.cursorSecret),
-    clock,
-    ttlMs: DEFAULT_REPLAY_TTL_MS,
-    encrypt: options.encryptCursors ?? false,
-    maxLength: MAX_STATE_LENGTH,
-  });
+  const codecFor = (ttlMs: number) =>
+    new CursorCodec({
+      keyring: createKeyring(options.cursorSecret),
+      clock,
+      ttlMs,
+      encrypt: true,
+      maxLength: MAX_STATE_LENGTH,
+    });
+  const codec = codecFor(DEFAULT_REPLAY_TTL_MS);
+  const anonymousCodec = codecFor(ANONYMOUS_REPLAY_TTL_MS);
   return (request, ctx) => {
     const params = request.params ?? {};
     // Made on first need: most calls carry no state and ask nothing.
@@ -65,7 +81,8 @@ export function inputReplay(runtime: AppRuntime, options: McpAppOptions, clock: 
       };
     };
     // Answers by question index; a hole is a question not answered yet.
-    const answers = answersOf(codec, binding, ctx);
+    const state = ctx.mcpReq.requestState<unknown>();
+    const answers = answersOf(codec, binding, state);
     const responses = (ctx.mcpReq.inputResponses ?? {}) as Record<string, unknown>;
     let asked = 0;
     let tooMany = false;
@@ -111,8 +128,14 @@ export function inputReplay(runtime: AppRuntime, options: McpAppOptions, clock: 
             `This call asked more than ${MAX_QUESTIONS} questions (ctx.elicit/ctx.sample/ctx.listRoots); ask fewer`,
           );
         }
-        const requestState = codec.encode({}, binding(), { answers: JSON.stringify(answers) });
+        const bound = binding();
+        const issuer = bound.principal === null ? anonymousCodec : codec;
+        const requestState = issuer.encode({}, bound, { answers: JSON.stringify(answers) });
         return { resultType: "input_required", inputRequests: Object.fromEntries(open), requestState };
+      },
+      stateId: typeof state === "string" ? createHash("sha256").update(state).digest("base64url") : undefined,
+      get principal() {
+        return binding().principal;
       },
     };
   };
@@ -124,9 +147,8 @@ const keyOf = (index: number) => `frugal.${index}`;
 function answersOf(
   codec: CursorCodec,
   binding: () => Parameters<CursorCodec["open"]>[1],
-  ctx: ServerContext,
+  state: unknown,
 ): unknown[] {
-  const state = ctx.mcpReq.requestState<unknown>();
   let answers: unknown[] = [];
   if (typeof state === "string") {
     try {

@@ -9,6 +9,7 @@ import { outcomeOf } from "../request-outcomes.js";
 import type { Session } from "../session.js";
 import { newSession } from "../session.js";
 import { type CapturedHandler, capturingServer } from "./captured-handlers.js";
+import { type CompletedStates, errorAnswer, repeatedAnswer } from "./completed-states.js";
 import type { ModernAsk } from "./input-replay.js";
 import { extraOf, unitView } from "./v2-request.js";
 import type { V2Sdk } from "./v2-sdk.js";
@@ -36,6 +37,7 @@ export function createV2ServerFactory(
   sdk: V2Sdk,
   host: V2Host,
   ask: ModernAsk,
+  completed: CompletedStates,
 ): (context: McpRequestContext) => Server {
   const install = createRegistrar(runtime);
   const capabilities = {
@@ -81,18 +83,41 @@ export function createV2ServerFactory(
           if (host.draining) throw shuttingDown();
           if (era === "legacy")
             return answer(method, request, await handler(request, extraOf(ctx, era, noAsk)));
+          // Verifies the request state's binding first: another caller's attempt never uses it up.
           const replay = ask(request, ctx);
-          const extra = extraOf(ctx, era, (question, key) => replay.ask(question, key));
+          const run = async () => {
+            const extra = extraOf(ctx, era, (question, key) => replay.ask(question, key));
+            let result: unknown;
+            try {
+              result = await handler(request, extra);
+            } catch (error) {
+              if (replay.pending) return replay.inputRequired();
+              throw error;
+            }
+            if (replay.pending) return replay.inputRequired();
+            return withCacheHints(method, answer(method, request, result), outcomeOf(extra));
+          };
+          if (replay.stateId === undefined) return run();
+          // An answered state completes once: a repeated submission gets the first answer.
+          const completion = await completed.claim(replay.stateId, replay.principal);
+          if (completion.kind === "answered") return repeatedAnswer(completion.answer);
           let result: unknown;
           try {
-            result = await handler(request, extra);
+            result = await run();
           } catch (error) {
-            if (replay.pending) return replay.inputRequired();
+            await completion.settle(errorAnswer(error)).catch(reportSettleFailure);
             throw error;
           }
-          if (replay.pending) return replay.inputRequired();
-          return withCacheHints(method, answer(method, request, result), outcomeOf(extra));
+          await completion.settle({ result }).catch(reportSettleFailure);
+          return result;
         }) as never,
+      );
+    }
+
+    function reportSettleFailure(error: unknown): void {
+      runtime.logger.warn(
+        "recording the answer of a request state failed; a repeated submission is refused until it expires",
+        error,
       );
     }
 
