@@ -220,7 +220,7 @@ export class CallContext implements ToolContext {
   get clientCapabilities() {
     // A 2026-07-28 request declares its client's capabilities itself, in its envelope.
     const envelope = envelopeOf(this.extra);
-    return envelope ? (envelope.capabilities ?? {}) : this.session.server.getClientCapabilities();
+    return envelope ? (envelope.capabilities ?? {}) : this.session.clientCapabilities();
   }
 
   /** The request options of a question: this call's signal, and the key it was named by (2026 replay). */
@@ -244,7 +244,7 @@ export class CallContext implements ToolContext {
       const call = { sampling: "ctx.sample", elicitation: "ctx.elicit", roots: "ctx.listRoots" }[capability];
       throw new Error(serverRequestRefused(`${call} (${method})`));
     }
-    if (!isReplayed(this.extra) && !this.session.server.getClientCapabilities()?.[capability]) {
+    if (!isReplayed(this.extra) && !this.session.clientCapabilities()?.[capability]) {
       throw new Error(
         `The client does not support ${method} (it did not declare the "${capability}" capability).`,
       );

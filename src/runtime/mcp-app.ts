@@ -18,13 +18,14 @@ import { type ListenOptions, listen } from "../transports/listen.js";
 import type { AppContainer } from "./app-container.js";
 import { DEFAULT_INPUT_LIMITS, type McpAppOptions } from "./app-options.js";
 import type { AppRuntime } from "./app-runtime.js";
+import type { OperationTable } from "./handlers/operation.js";
 import { closeAll } from "./lifecycle.js";
 import { principalOwner } from "./owner.js";
-import { createRegistrar } from "./registrar.js";
+import { createOperationTable, installOperations } from "./registrar.js";
 import { screenParams } from "./screen-params.js";
-import { newSession, type Session, sessionServes } from "./session.js";
+import { newSession, type ServedSession, type Session, sessionServes } from "./session.js";
 import { settledWithin } from "./settled-within.js";
-import { ownerScopedFeatures, refuseSubscriptions } from "./stateless-session.js";
+import { ownerScopedFeatures } from "./stateless-session.js";
 
 /** Counters readable with `app.stats()`. */
 export interface AppStats {
@@ -79,8 +80,9 @@ export interface AppStats {
  * ```
  */
 export class McpApp {
-  private readonly sessions = new Set<Session>();
-  private readonly install: (session: Session) => void;
+  private readonly sessions = new Set<ServedSession>();
+  /** Every protocol operation, built once and installed on each session's server (and the 2026 registrar's). */
+  protected readonly operations: OperationTable;
   // Compiling JSON schemas is the costly part of a server; share it across sessions.
   private readonly validator = new AjvJsonSchemaValidator();
   private readonly closers: Array<() => Promise<void>> = [];
@@ -97,7 +99,7 @@ export class McpApp {
     private readonly runtime: AppRuntime,
     private readonly appContainer: AppContainer,
   ) {
-    this.install = createRegistrar(runtime);
+    this.operations = createOperationTable(runtime);
     runtime.ephemeral.onListChanged = (owner) => void this.notifyResourceListChanged(owner);
     runtime.invalidator.attach({
       subscribedUris: () => this.subscribedUris(),
@@ -167,10 +169,16 @@ export class McpApp {
       },
     );
     const fallbackId = randomUUID();
-    const session = newSession(() => transport.sessionId ?? fallbackId, server, options.stateless === true);
+    const session: ServedSession = {
+      ...newSession(
+        () => transport.sessionId ?? fallbackId,
+        () => server.getClientCapabilities(),
+        options.stateless === true,
+      ),
+      server,
+    };
     trackSends(transport, session);
-    this.install(session);
-    if (session.stateless) refuseSubscriptions(session);
+    installOperations(server, session, this.operations);
     server.onclose = () => {
       this.sessions.delete(session);
       session.lifetime.abort(new Error("session closed"));
@@ -426,7 +434,7 @@ function trackSends(transport: Transport, session: Session): void {
 }
 
 /** Resolves once every message the session handed to its transport is sent (or failed). */
-function allSent(session: Session): Promise<void> {
+function allSent(session: ServedSession): Promise<void> {
   if (session.sendsPending === 0) return Promise.resolve();
   return new Promise((resolve) => {
     session.whenAllSent = resolve;

@@ -1,12 +1,16 @@
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import type { LoggingLevel, RequestId } from "@modelcontextprotocol/sdk/types.js";
+import type { ClientCapabilities, LoggingLevel, RequestId } from "@modelcontextprotocol/sdk/types.js";
 import { SteadyMap } from "../common/steady-map.js";
 
-/** The per-connection state the framework keeps beside each SDK server instance. */
+/**
+ * The state the framework keeps for one serving unit, whatever SDK serves it: a 2025 session
+ * (one SDK 1.x server), a 2025 stdio connection or a 2026-07-28 request (one SDK v2 server).
+ */
 export interface Session {
   /** Filled in by the transport (HTTP) or generated at `connect()` time. */
   readonly id: () => string;
-  readonly server: Server;
+  /** What the client declared in its handshake (a 2026 request's envelope, read from `extra`, comes first). */
+  readonly clientCapabilities: () => ClientCapabilities | undefined;
   /** Set by `logging/setLevel`; messages below it are not sent. */
   logLevel: LoggingLevel | undefined;
   /** URIs this session subscribed to with `resources/subscribe`. */
@@ -41,14 +45,23 @@ export interface Session {
   readonly stateless?: boolean | undefined;
 }
 
+/** A 2025 session served by its own SDK 1.x server (`app.connect`). */
+export interface ServedSession extends Session {
+  readonly server: Server;
+}
+
 /**
- * A new session's state around `server`, named by `id` (read when asked: an HTTP session's id
- * is set by its transport once `initialize` is answered).
+ * A new session's state, named by `id` (read when asked: an HTTP session's id is set by its
+ * transport once `initialize` is answered), whose client declared `clientCapabilities`.
  */
-export function newSession(id: () => string, server: Server, stateless = false): Session {
+export function newSession(
+  id: () => string,
+  clientCapabilities: () => ClientCapabilities | undefined,
+  stateless = false,
+): Session {
   return {
     id,
-    server,
+    clientCapabilities,
     logLevel: undefined,
     subscriptions: new Set(),
     inFlight: new SteadyMap(),

@@ -1,11 +1,4 @@
-import {
-  ErrorCode,
-  McpError,
-  SubscribeRequestSchema,
-  UnsubscribeRequestSchema,
-} from "@modelcontextprotocol/sdk/types.js";
 import type { Registry } from "../builder/registry.js";
-import type { Session } from "./session.js";
 
 /** Why a stateless request cannot subscribe, and what to do instead. */
 export const SUBSCRIBE_REFUSED =
@@ -19,15 +12,6 @@ export function serverRequestRefused(method: string): string {
 /** Why `ctx.resources` cannot be used by an anonymous stateless request. */
 export const ANONYMOUS_RESOURCES_REFUSED =
   "ctx.resources needs an owner that outlives the request, and this stateless request has no authenticated principal: configure authenticate on the HTTP server (or serve statefully)";
-
-/** Replaces the subscription handlers of a stateless session with a clear refusal. */
-export function refuseSubscriptions(session: Session): void {
-  const refuse = () => {
-    throw new McpError(ErrorCode.MethodNotFound, SUBSCRIBE_REFUSED);
-  };
-  session.server.setRequestHandler(SubscribeRequestSchema, refuse);
-  session.server.setRequestHandler(UnsubscribeRequestSchema, refuse);
-}
 
 /**
  * The operations whose data belongs to each owner: tools cached or spilled with

@@ -2,7 +2,7 @@ import { z } from "zod/v4";
 import { invalidParams } from "../../errors/protocol-errors.js";
 
 /** An SDK request schema: an object with a `method` literal and its `params`. */
-type RequestSchema = z.ZodObject<{ method: z.ZodLiteral<string>; params: z.ZodType }>;
+export type RequestSchema = z.ZodObject<{ method: z.ZodLiteral<string>; params: z.ZodType }>;
 
 /**
  * The SDK's request schema, refusing bad params with JSON-RPC `-32602` and a message that

@@ -2,13 +2,11 @@ import { CompleteRequestSchema, SetLevelRequestSchema } from "@modelcontextproto
 import type { Registry } from "../../builder/registry.js";
 import { invalidParams } from "../../errors/protocol-errors.js";
 import type { CompleteCallback } from "../../metadata/definitions.js";
-import type { Session } from "../session.js";
-import { clearParams } from "./clear-params.js";
+import { operation, type ProtocolOperation } from "./operation.js";
 
-/** Installs `completion/complete` (prompt arguments and template variables) and `logging/setLevel`. */
-export function installUtilityHandlers(session: Session, registry: Registry): void {
-  const { server } = session;
-  server.setRequestHandler(clearParams(CompleteRequestSchema), async (request) => {
+/** `completion/complete` (prompt arguments and template variables) and `logging/setLevel`. */
+export function utilityOperations(registry: Registry): ProtocolOperation[] {
+  const complete = operation(CompleteRequestSchema, async (_session, request) => {
     const { ref, argument, context } = request.params;
     let callback: CompleteCallback | undefined;
     if (ref.type === "ref/prompt") {
@@ -30,9 +28,9 @@ export function installUtilityHandlers(session: Session, registry: Registry): vo
       completion: { values: values.slice(0, 100), total: values.length, hasMore: values.length > 100 },
     };
   });
-
-  server.setRequestHandler(clearParams(SetLevelRequestSchema), (request) => {
+  const setLevel = operation(SetLevelRequestSchema, (session, request) => {
     session.logLevel = request.params.level;
     return {};
   });
+  return [complete, setLevel];
 }

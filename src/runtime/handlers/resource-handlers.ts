@@ -1,6 +1,8 @@
 import {
+  ErrorCode,
   ListResourcesRequestSchema,
   ListResourceTemplatesRequestSchema,
+  McpError,
   ReadResourceRequestSchema,
   type Resource,
   SubscribeRequestSchema,
@@ -15,21 +17,19 @@ import { findDeclaredResource } from "../declared-resources.js";
 import { pageOfList } from "../list-pages.js";
 import { ownerOf } from "../owner.js";
 import type { ReadStored, RunOperation } from "../run-operation.js";
-import type { Session } from "../session.js";
-import { clearParams } from "./clear-params.js";
+import { SUBSCRIBE_REFUSED } from "../stateless-session.js";
+import { operation, type ProtocolOperation } from "./operation.js";
 
 /** The key of the ephemeral storage in `app.stats().resources.listFailures`. */
 const EPHEMERAL_LISTING = "ephemeral storage";
 
-/** Installs `resources/*` handlers: listing, reading (static URIs, then templates), subscriptions. */
-export function installResourceHandlers(
-  session: Session,
+/** `resources/*`: listing, reading (static URIs, then templates), subscriptions. */
+export function resourceOperations(
   runtime: AppRuntime,
   run: RunOperation,
   readStored: ReadStored,
   staticListings: readonly Resource[],
-): void {
-  const { server } = session;
+): ProtocolOperation[] {
   const { registry } = runtime;
   const templateListings = registry.templates.map((o) => o.definition.listing);
   const listers = registry.templates.flatMap(({ definition }) =>
@@ -44,7 +44,7 @@ export function installResourceHandlers(
       : [],
   );
 
-  server.setRequestHandler(clearParams(ListResourcesRequestSchema), async (request, extra) => {
+  const list = operation(ListResourcesRequestSchema, async (session, request, extra) => {
     const owner = ownerOf(runtime, session, extra);
     const sources = [
       ...listers,
@@ -72,7 +72,7 @@ export function installResourceHandlers(
     return { resources: page.items, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
   });
 
-  server.setRequestHandler(clearParams(ListResourceTemplatesRequestSchema), (request) => {
+  const listTemplates = operation(ListResourceTemplatesRequestSchema, (_session, request) => {
     const page = pageOfList(
       templateListings,
       request.params?.cursor,
@@ -82,7 +82,7 @@ export function installResourceHandlers(
     return { resourceTemplates: page.items, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
   });
 
-  server.setRequestHandler(clearParams(ReadResourceRequestSchema), async (request, extra) => {
+  const read = operation(ReadResourceRequestSchema, async (session, request, extra) => {
     const { uri } = request.params;
     // Refused before any work that grows with it (template matching, lookups, hashing).
     const tooLong = uriTooLong(uri);
@@ -90,20 +90,23 @@ export function installResourceHandlers(
     const stored = () => readStored(session, extra, uri, (owner) => readEphemeral(runtime, uri, owner));
     if (EphemeralResources.handles(uri)) return stored();
     const found = findDeclaredResource(registry, uri);
-    if (found) return (await run(session, found.operation, found.args, extra, uri)) as never;
+    if (found) return await run(session, found.operation, found.args, extra, uri);
     // A URI a handler chose for an ephemeral resource (`ctx.resources.create(…, { uri })`); -32002 if none.
     return stored();
   });
 
-  server.setRequestHandler(clearParams(SubscribeRequestSchema), (request) => {
+  // A stateless request has no stream to deliver notifications/resources/updated on.
+  const subscribe = operation(SubscribeRequestSchema, (session, request) => {
+    if (session.stateless) throw new McpError(ErrorCode.MethodNotFound, SUBSCRIBE_REFUSED);
     session.subscriptions.add(request.params.uri);
     return {};
   });
-
-  server.setRequestHandler(clearParams(UnsubscribeRequestSchema), (request) => {
+  const unsubscribe = operation(UnsubscribeRequestSchema, (session, request) => {
+    if (session.stateless) throw new McpError(ErrorCode.MethodNotFound, SUBSCRIBE_REFUSED);
     session.subscriptions.delete(request.params.uri);
     return {};
   });
+  return [list, listTemplates, read, subscribe, unsubscribe];
 }
 
 function ephemeralListing(meta: StoredResourceMeta): Resource {

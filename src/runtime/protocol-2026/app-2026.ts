@@ -75,6 +75,7 @@ export class McpApp2026 extends McpApp {
     const clock = appContainer.resolve(CLOCK) as Clock;
     this.serverFactory = createV2ServerFactory(
       runtime,
+      this.operations,
       settings,
       sdk,
       host,

@@ -58,9 +58,11 @@ const MAX_STATE_LENGTH = 64 * 1024;
  * complete once.
  */
 export function inputReplay(runtime: AppRuntime, options: McpAppOptions, clock: Clock): ModernAsk {
+  // One keyring for both lifetimes: without a cursorSecret it is random, made once.
+  const keyring = createKeyring(options.cursorSecret);
   const codecFor = (ttlMs: number) =>
     new CursorCodec({
-      keyring: createKeyring(options.cursorSecret),
+      keyring,
       clock,
       ttlMs,
       encrypt: true,

@@ -1,17 +1,15 @@
 import { randomUUID } from "node:crypto";
-import type { Server as ServerV1 } from "@modelcontextprotocol/sdk/server/index.js";
+import type { ClientCapabilities } from "@modelcontextprotocol/sdk/types.js";
 import type { McpRequestContext, Server, ServerContext } from "@modelcontextprotocol/server";
 import type { CallOutcome } from "../../pipeline/invocation.js";
 import type { McpAppOptions } from "../app-options.js";
 import type { AppRuntime } from "../app-runtime.js";
-import { createRegistrar } from "../registrar.js";
+import type { OperationTable, ProtocolOperation } from "../handlers/operation.js";
 import { outcomeOf } from "../request-outcomes.js";
-import type { Session } from "../session.js";
-import { newSession } from "../session.js";
-import { type CapturedHandler, capturingServer } from "./captured-handlers.js";
+import { newSession, type Session } from "../session.js";
 import { type CompletedStates, errorAnswer, repeatedAnswer } from "./completed-states.js";
 import type { ModernAsk } from "./input-replay.js";
-import { extraOf, unitView } from "./v2-request.js";
+import { extraOf } from "./v2-request.js";
 import type { V2Sdk } from "./v2-sdk.js";
 
 /** What the 2026 registrar needs from the app around it. */
@@ -27,19 +25,20 @@ export interface V2Host {
 }
 
 /**
- * The registrar on the SDK v2 packages: a factory of low-level v2 `Server`s (one per
- * 2026-07-28 HTTP request, one per stdio connection) whose method-keyed handlers are the
- * 1.x registrar's own, run through the same registry, pipeline and providers.
+ * The 2026-07-28 registrar on the SDK v2 packages: a factory of low-level v2 `Server`s (one
+ * per 2026-07-28 HTTP request, one per stdio connection) on which it installs the app's
+ * operation table directly, by method: the same operations, registry, pipeline and
+ * providers as the 2025 registrar, with only the request context adapted at the edge.
  */
 export function createV2ServerFactory(
   runtime: AppRuntime,
+  operations: OperationTable,
   options: McpAppOptions,
   sdk: V2Sdk,
   host: V2Host,
   ask: ModernAsk,
   completed: CompletedStates,
 ): (context: McpRequestContext) => Server {
-  const install = createRegistrar(runtime);
   const capabilities = {
     tools: { listChanged: true },
     resources: { subscribe: true, listChanged: true },
@@ -52,15 +51,6 @@ export function createV2ServerFactory(
       | Record<string, unknown>
       | undefined;
 
-  /** The handlers of the 1.x registrar, installed for `session` and kept by method. */
-  const handlersFor = (session: Session): Map<string, CapturedHandler> => {
-    const captured = capturingServer();
-    Object.assign(captured.server, { getClientCapabilities: () => session.server.getClientCapabilities() });
-    // A view, not a copy: state the handlers change (subscriptions, in-flight calls) stays the session's.
-    install(Object.create(session, { server: { value: captured.server } }) as Session);
-    return captured.handlers;
-  };
-
   return ({ era }) => {
     const server = new sdk.server.Server(
       { name: options.name, version: options.version },
@@ -69,27 +59,27 @@ export function createV2ServerFactory(
         ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
       },
     );
-    const unit = newUnitSession();
+    const unit = newUnitSession(() => server.getClientCapabilities());
     host.opened(unit, server, era);
     server.onclose = () => {
       unit.lifetime.abort(new Error("session closed"));
       host.closed(unit);
     };
-    const handlers = handlersFor(unitView(unit, server));
-    for (const [method, handler] of handlers) {
+    for (const { method, handle } of operations) {
+      const handler: ProtocolOperation["handle"] = handle;
       server.setRequestHandler(
         method as never,
         (async (request: CapturedRequest, ctx: ServerContext) => {
           if (host.draining) throw shuttingDown();
           if (era === "legacy")
-            return answer(method, request, await handler(request, extraOf(ctx, era, noAsk)));
+            return answer(method, request, await handler(unit, request, extraOf(ctx, era, noAsk)));
           // Verifies the request state's binding first: another caller's attempt never uses it up.
           const replay = ask(request, ctx);
           const run = async () => {
             const extra = extraOf(ctx, era, (question, key) => replay.ask(question, key));
             let result: unknown;
             try {
-              result = await handler(request, extra);
+              result = await handler(unit, request, extra);
             } catch (error) {
               if (replay.pending) return replay.inputRequired();
               throw error;
@@ -147,10 +137,10 @@ function withCacheHints(method: string, result: unknown, outcome: CallOutcome | 
   };
 }
 
-/** A serving unit's session: its server is the view `unitView` supplies. */
-function newUnitSession(): Session {
+/** A serving unit's session, whose client declared what its v2 server's handshake (or envelope) says. */
+function newUnitSession(clientCapabilities: () => ClientCapabilities | undefined): Session {
   const id = randomUUID();
-  return newSession(() => id, undefined as unknown as ServerV1);
+  return newSession(() => id, clientCapabilities);
 }
 
 /** Legacy requests push their questions to the client; they never reach a replay. */

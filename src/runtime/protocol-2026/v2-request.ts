@@ -1,10 +1,8 @@
-import type { Server as ServerV1 } from "@modelcontextprotocol/sdk/server/index.js";
 import type { ClientCapabilities, LoggingLevel } from "@modelcontextprotocol/sdk/types.js";
-import type { Server, ServerContext } from "@modelcontextprotocol/server";
+import type { ServerContext } from "@modelcontextprotocol/server";
 import type { RequestExtra } from "../call-context.js";
 import { inputKeyOf } from "../client-questions.js";
 import { type RequestEnvelope, withEnvelope } from "../request-envelope.js";
-import type { Session } from "../session.js";
 
 /** The protocol era one SDK v2 server instance serves. */
 export type Era = "legacy" | "modern";
@@ -60,15 +58,4 @@ function envelopeFrom(ctx: ServerContext): RequestEnvelope {
     capabilities: envelope[CLIENT_CAPABILITIES] as ClientCapabilities | undefined,
     outcome: undefined,
   };
-}
-
-/**
- * The session the handlers of one serving unit are installed for: the unit's own state,
- * with a server that answers what the handshake declared (a 2026-07-28 request's own
- * envelope, on its `extra`, takes precedence where `ctx` reads it). Installed once per
- * unit: installing per request would rebuild the handlers' request schemas each time.
- */
-export function unitView(unit: Session, server: Server): Session {
-  const client = { getClientCapabilities: () => server.getClientCapabilities() };
-  return Object.create(unit, { server: { value: client as unknown as ServerV1 } }) as Session;
 }
