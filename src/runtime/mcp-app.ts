@@ -12,20 +12,21 @@ import type { InjectionToken } from "tsyringe";
 import type { Logger } from "../logging/logger.js";
 import type { AppMetrics } from "../metrics/app-metrics.js";
 import type { OperationStats } from "../metrics/operation-stats.js";
+import type { AppRuntime } from "../protocol/app-runtime.js";
+import { principalOwner } from "../protocol/calls/owner.js";
+import type { OperationTable } from "../protocol/operations/operation.js";
+import { createOperationTable } from "../protocol/operations/operation-table.js";
+import { installOperations } from "../protocol/registrar-2025/install-operations.js";
+import { screenParams } from "../protocol/registrar-2025/screen-params.js";
+import { ownerScopedFeatures } from "../protocol/registrar-2025/stateless-session.js";
+import { newSession, type ServedSession, type Session, sessionServes } from "../protocol/session.js";
 import { createHttpHandler, type SecondEra } from "../transports/front-door.js";
 import type { HttpHandler, HttpHandlerOptions, HttpHandlerStats } from "../transports/http-handler.js";
 import { type ListenOptions, listen } from "../transports/listen.js";
 import type { AppContainer } from "./app-container.js";
 import { DEFAULT_INPUT_LIMITS, type McpAppOptions } from "./app-options.js";
-import type { AppRuntime } from "./app-runtime.js";
-import type { OperationTable } from "./handlers/operation.js";
 import { closeAll } from "./lifecycle.js";
-import { principalOwner } from "./owner.js";
-import { createOperationTable, installOperations } from "./registrar.js";
-import { screenParams } from "./screen-params.js";
-import { newSession, type ServedSession, type Session, sessionServes } from "./session.js";
 import { settledWithin } from "./settled-within.js";
-import { ownerScopedFeatures } from "./stateless-session.js";
 
 /** Counters readable with `app.stats()`. */
 export interface AppStats {
@@ -81,7 +82,7 @@ export interface AppStats {
  */
 export class McpApp {
   private readonly sessions = new Set<ServedSession>();
-  /** Every protocol operation, built once and installed on each session's server (and the 2026 registrar's). */
+  /** @internal Every protocol operation, built once and installed on each session's server (and the 2026 registrar's). */
   protected readonly operations: OperationTable;
   // Compiling JSON schemas is the costly part of a server; share it across sessions.
   private readonly validator = new AjvJsonSchemaValidator();
@@ -255,14 +256,14 @@ export class McpApp {
   }
 
   /**
-   * The protocol era served beside the 2025-11-25 sessions behind the HTTP front door (none
-   * by default; the 2026-07-28 app serves its revision there).
+   * @internal The protocol era served beside the 2025-11-25 sessions behind the HTTP front
+   * door (none by default; the 2026-07-28 app serves its revision there).
    */
   protected secondEra(_options: HttpHandlerOptions): SecondEra | undefined {
     return undefined;
   }
 
-  /** The resource URIs that open 2025 sessions subscribed to. */
+  /** @internal The resource URIs that open 2025 sessions subscribed to. */
   protected subscribedUris(): Set<string> {
     return new Set([...this.sessions].flatMap((s) => [...s.subscriptions]));
   }

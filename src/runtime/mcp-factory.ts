@@ -22,13 +22,13 @@ import { AppMetrics } from "../metrics/app-metrics.js";
 import { CursorCodec } from "../pagination/cursor-codec.js";
 import { createKeyring } from "../pagination/cursor-keys.js";
 import type { Interceptor, InterceptorClass } from "../pipeline/interceptor.js";
+import type { AppRuntime } from "../protocol/app-runtime.js";
+import { declaredResourceReader, findDeclaredResource } from "../protocol/operations/declared-resources.js";
 import type { ResourceStorage } from "../storage/storage.js";
 import type { TokenCounter } from "../tokenizer/token-counter.js";
 import { CACHE, CLOCK, EVENT_BUS, LOGGER, STORAGE, TOKEN_COUNTER } from "../tokens.js";
 import { type AppContainer, createAppContainer } from "./app-container.js";
 import { DEFAULT_INPUT_LIMITS, type McpAppOptions } from "./app-options.js";
-import type { AppRuntime } from "./app-runtime.js";
-import { declaredResourceReader, findDeclaredResource } from "./declared-resources.js";
 import { startEventSources } from "./event-sources.js";
 import { frameworkProviders } from "./framework-providers.js";
 import { acquireAll, awaitReady } from "./lifecycle.js";
@@ -192,8 +192,8 @@ async function loadProtocol2026(protocol: unknown) {
     );
   }
   const [{ loadV2Sdk }, { McpApp2026 }] = await Promise.all([
-    import("./protocol-2026/v2-sdk.js"),
-    import("./protocol-2026/app-2026.js"),
+    import("../protocol/registrar-2026/v2-sdk.js"),
+    import("./app-2026.js"),
   ]);
   return { sdk: await loadV2Sdk(), McpApp2026 };
 }

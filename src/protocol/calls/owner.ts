@@ -1,10 +1,10 @@
 import { createHash } from "node:crypto";
 import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
-import { ANONYMOUS_OWNER_PREFIX } from "../pipeline/owners.js";
-import type { AppRuntime } from "./app-runtime.js";
+import { ANONYMOUS_OWNER_PREFIX } from "../../pipeline/owners.js";
+import type { AppRuntime } from "../app-runtime.js";
+import type { Session } from "../session.js";
 import type { RequestExtra } from "./call-context.js";
 import { isReplayed } from "./client-questions.js";
-import type { Session } from "./session.js";
 
 /**
  * The owner of a request (see "Owners and scope"): its authenticated principal when the

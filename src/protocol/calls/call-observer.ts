@@ -8,18 +8,18 @@ import {
   SpanStatusCode,
   trace,
 } from "@opentelemetry/api";
-import type { Registry } from "../builder/registry.js";
-import type { AppMetrics } from "../metrics/app-metrics.js";
-import { resultBytes } from "../metrics/result-bytes.js";
-import { INTERNAL_ERROR, jsonRpcErrorCode } from "../observability/error-type.js";
-import { FRUGAL_ATTRIBUTES, MCP_ATTRIBUTES, TOOL_ERROR } from "../observability/mcp-attributes.js";
-import { META_GETTER } from "../observability/meta-carrier.js";
-import type { CallOutcome } from "../pipeline/invocation.js";
-import type { OperationDefinition } from "../pipeline/operation.js";
-import { isErrorResult } from "../pipeline/outcomes.js";
+import type { Registry } from "../../builder/registry.js";
+import type { AppMetrics } from "../../metrics/app-metrics.js";
+import { resultBytes } from "../../metrics/result-bytes.js";
+import { INTERNAL_ERROR, jsonRpcErrorCode } from "../../observability/error-type.js";
+import { FRUGAL_ATTRIBUTES, MCP_ATTRIBUTES, TOOL_ERROR } from "../../observability/mcp-attributes.js";
+import { META_GETTER } from "../../observability/meta-carrier.js";
+import type { CallOutcome } from "../../pipeline/invocation.js";
+import type { OperationDefinition } from "../../pipeline/operation.js";
+import { isErrorResult } from "../../pipeline/outcomes.js";
+import type { Session } from "../session.js";
 import type { RequestExtra } from "./call-context.js";
 import { type CallProbe, operationProbe, storedReadProbe } from "./call-probe.js";
-import type { Session } from "./session.js";
 
 /** One call, as the observer sees it. */
 export interface ObservedCall {

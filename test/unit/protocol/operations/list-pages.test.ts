@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { ProtocolError } from "../../../src/errors/protocol-errors.js";
-import { pageOfList } from "../../../src/runtime/list-pages.js";
+import { ProtocolError } from "../../../../src/errors/protocol-errors.js";
+import { pageOfList } from "../../../../src/protocol/operations/list-pages.js";
 
 const letters = [..."abcdefg"];
 const cursorOf = (payload: unknown) => Buffer.from(JSON.stringify(payload)).toString("base64url");

@@ -1,8 +1,8 @@
 import type { ClientCapabilities, LoggingLevel } from "@modelcontextprotocol/sdk/types.js";
 import type { ServerContext } from "@modelcontextprotocol/server";
-import type { RequestExtra } from "../call-context.js";
-import { inputKeyOf } from "../client-questions.js";
-import { type RequestEnvelope, withEnvelope } from "../request-envelope.js";
+import type { RequestExtra } from "../calls/call-context.js";
+import { inputKeyOf } from "../calls/client-questions.js";
+import { type RequestEnvelope, withEnvelope } from "../calls/request-envelope.js";
 
 /** The protocol era one SDK v2 server instance serves. */
 export type Era = "legacy" | "modern";

@@ -1,4 +1,4 @@
-import type { Registry } from "../builder/registry.js";
+import type { Registry } from "../../builder/registry.js";
 
 /** Why a stateless request cannot subscribe, and what to do instead. */
 export const SUBSCRIBE_REFUSED =

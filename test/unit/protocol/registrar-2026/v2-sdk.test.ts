@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { FrugalConfigError } from "../../../../src/errors/config-error.js";
-import { loadV2Sdk, missingPackages } from "../../../../src/runtime/protocol-2026/v2-sdk.js";
+import { loadV2Sdk, missingPackages } from "../../../../src/protocol/registrar-2026/v2-sdk.js";
 
 describe("loading the SDK v2 packages (optional peers)", () => {
   it("turns a missing package into a start-up error naming the packages and the fix", () => {

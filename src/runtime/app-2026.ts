@@ -1,27 +1,32 @@
 import type { IncomingMessage } from "node:http";
 import type { Server, ServerEventBus, Transport } from "@modelcontextprotocol/server";
-import type { Clock } from "../../clock/clock.js";
-import { FrugalConfigError } from "../../errors/config-error.js";
-import { exceededInputLimit } from "../../pipeline/stages/measure-input.js";
-import { CLOCK } from "../../tokens.js";
-import type { SecondEra } from "../../transports/front-door.js";
-import type { HttpHandlerOptions } from "../../transports/http-handler.js";
-import type { ListenOptions } from "../../transports/listen.js";
-import { StdioTransport } from "../../transports/stdio-transport.js";
-import type { AppContainer } from "../app-container.js";
-import { DEFAULT_INPUT_LIMITS, type McpAppOptions } from "../app-options.js";
-import type { AppRuntime } from "../app-runtime.js";
-import { type AppStats, McpApp } from "../mcp-app.js";
-import { type Session, sessionServes } from "../session.js";
-import { settledWithin } from "../settled-within.js";
-import { CompletedStates } from "./completed-states.js";
-import { DEFAULT_REPLAY_TTL_MS, inputReplay } from "./input-replay.js";
-import { ListenedUris } from "./listened-uris.js";
-import { type ModernRefusal, modernEra } from "./modern-era.js";
-import { type ParamHeader, paramHeaderMismatch, paramHeadersOf } from "./param-headers.js";
-import { observingListens } from "./stdio-listens.js";
-import { createV2ServerFactory } from "./v2-registrar.js";
-import type { V2Sdk } from "./v2-sdk.js";
+import type { Clock } from "../clock/clock.js";
+import { FrugalConfigError } from "../errors/config-error.js";
+import type { InputLimits } from "../pipeline/stages/measure-input.js";
+import type { AppRuntime } from "../protocol/app-runtime.js";
+import { CompletedStates } from "../protocol/registrar-2026/completed-states.js";
+import { DEFAULT_REPLAY_TTL_MS, inputReplay } from "../protocol/registrar-2026/input-replay.js";
+import { ListenedUris } from "../protocol/registrar-2026/listened-uris.js";
+import { type ModernRefusal, modernEra } from "../protocol/registrar-2026/modern-era.js";
+import {
+  type ParamHeader,
+  paramHeaderMismatch,
+  paramHeadersOf,
+} from "../protocol/registrar-2026/param-headers.js";
+import { answersProblem } from "../protocol/registrar-2026/screen-answers.js";
+import { stdioFront } from "../protocol/registrar-2026/stdio-front.js";
+import { createV2ServerFactory } from "../protocol/registrar-2026/v2-registrar.js";
+import type { V2Sdk } from "../protocol/registrar-2026/v2-sdk.js";
+import { type Session, sessionServes } from "../protocol/session.js";
+import { CLOCK } from "../tokens.js";
+import type { SecondEra } from "../transports/front-door.js";
+import type { HttpHandlerOptions } from "../transports/http-handler.js";
+import type { ListenOptions } from "../transports/listen.js";
+import { StdioTransport } from "../transports/stdio-transport.js";
+import type { AppContainer } from "./app-container.js";
+import { DEFAULT_INPUT_LIMITS, type McpAppOptions } from "./app-options.js";
+import { type AppStats, McpApp } from "./mcp-app.js";
+import { settledWithin } from "./settled-within.js";
 
 /**
  * An app made with `protocol: "2026-07-28"`: it serves the 2026-07-28 revision through the
@@ -36,6 +41,8 @@ export class McpApp2026 extends McpApp {
   private readonly units = new Set<Session>();
   /** 2025-era stdio connections served by a v2 server, with it: their subscriptions are notified here. */
   private readonly legacyUnits = new Map<Session, Server>();
+  /** The limits the answers of a 2026 request are held to: those of arguments. */
+  private readonly inputLimits: InputLimits;
   /** The SEP-2243 header-mirrored parameters of each tool that declares some. */
   private readonly paramHeaders: Map<string, ParamHeader[]>;
   private readonly stoppers: Array<() => Promise<void>> = [];
@@ -72,6 +79,7 @@ export class McpApp2026 extends McpApp {
       this.logger.warn("a subscriptions/listen stream failed to take a notification", error),
     );
     this.paramHeaders = paramHeadersByTool(runtime);
+    this.inputLimits = { ...DEFAULT_INPUT_LIMITS, ...settings.inputLimits };
     const clock = appContainer.resolve(CLOCK) as Clock;
     this.serverFactory = createV2ServerFactory(
       runtime,
@@ -104,7 +112,7 @@ export class McpApp2026 extends McpApp {
       return server;
     };
     const handle = this.sdk.stdio.serveStdio(factory, {
-      transport: observingListens(transport, this.listened),
+      transport: stdioFront(transport, this.listened, (message) => answersProblem(message, this.inputLimits)),
       onerror: (error) => this.logger.warn("2026-07-28 stdio serving reported an error", error),
     });
     this.stoppers.push(() => handle.close());
@@ -121,7 +129,7 @@ export class McpApp2026 extends McpApp {
     return super.listen(options);
   }
 
-  /** The 2026-07-28 revision, behind the same front door as the 2025 sessions. */
+  /** @internal The 2026-07-28 revision, behind the same front door as the 2025 sessions. */
   protected override secondEra(options: HttpHandlerOptions): SecondEra {
     const maxBodyBytes = options.maxBodyBytes ?? 4 * 1024 * 1024;
     const modern = this.sdk.server.createMcpHandler(this.serverFactory, {
@@ -135,8 +143,8 @@ export class McpApp2026 extends McpApp {
 
   /**
    * What the front door checks of a 2026-07-28 request before the SDK sees it: the
-   * `Mcp-Param-*` headers of a `tools/call` against its arguments (SEP-2243), and the
-   * answers in `inputResponses` against the input limits of arguments (depth, size, `__proto__`).
+   * `Mcp-Param-*` headers of a `tools/call` against its arguments (SEP-2243), and the answers
+   * in `inputResponses` against the input limits of arguments.
    */
   private screen(req: IncomingMessage, body: unknown): ModernRefusal | undefined {
     const params = (body as { method?: unknown; params?: Record<string, unknown> } | null)?.params;
@@ -152,14 +160,8 @@ export class McpApp2026 extends McpApp {
         data: { mismatch: { header: mismatch.header, body: mismatch.problem } },
       };
     }
-    if (params.inputResponses === undefined) return undefined;
-    const problem = exceededInputLimit(params.inputResponses, {
-      ...DEFAULT_INPUT_LIMITS,
-      ...this.settings.inputLimits,
-    });
-    if (!problem) return undefined;
-    const named = problem.replace(/^arguments are/, "the answers are").replace(/argument `/g, "the answer `");
-    return { status: 200, code: -32602, message: `Invalid params: inputResponses: ${named}` };
+    const problem = answersProblem(body, this.inputLimits);
+    return problem ? { status: 200, code: -32602, message: problem } : undefined;
   }
 
   /**
@@ -197,7 +199,7 @@ export class McpApp2026 extends McpApp {
     await Promise.all(sent);
   }
 
-  /** The URIs 2025 sessions and 2025 stdio connections subscribed to, and those 2026 streams listen to. */
+  /** @internal The URIs 2025 sessions and 2025 stdio connections subscribed to, and those 2026 streams listen to. */
   protected override subscribedUris(): Set<string> {
     const uris = super.subscribedUris();
     for (const unit of this.legacyUnits.keys()) for (const uri of unit.subscriptions) uris.add(uri);

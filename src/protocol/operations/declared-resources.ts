@@ -1,10 +1,10 @@
 import type { ReadResourceResult } from "@modelcontextprotocol/sdk/types.js";
-import type { Operation, Registry } from "../builder/registry.js";
-import type { DeclaredResourceReader } from "../ephemeral/resource-tools.js";
-import { newInvocation } from "../pipeline/invocation.js";
-import type { ResourceDefinition } from "../pipeline/operation.js";
-import type { ToolContext } from "../pipeline/tool-context.js";
-import { CallContext } from "./call-context.js";
+import type { Operation, Registry } from "../../builder/registry.js";
+import type { DeclaredResourceReader } from "../../ephemeral/resource-tools.js";
+import { newInvocation } from "../../pipeline/invocation.js";
+import type { ResourceDefinition } from "../../pipeline/operation.js";
+import type { ToolContext } from "../../pipeline/tool-context.js";
+import { CallContext } from "../calls/call-context.js";
 
 /** The declared resource that serves `uri` (an exact static URI first, then templates in order), with its variables. */
 export function findDeclaredResource(

@@ -13,11 +13,11 @@ import { invalidParams, resourceNotFound } from "../../errors/protocol-errors.js
 import type { StoredResourceMeta } from "../../storage/storage.js";
 import { MAX_URI_LENGTH, uriTooLong } from "../../uri/uri-limits.js";
 import type { AppRuntime } from "../app-runtime.js";
-import { findDeclaredResource } from "../declared-resources.js";
-import { pageOfList } from "../list-pages.js";
-import { ownerOf } from "../owner.js";
-import type { ReadStored, RunOperation } from "../run-operation.js";
-import { SUBSCRIBE_REFUSED } from "../stateless-session.js";
+import { ownerOf } from "../calls/owner.js";
+import type { ReadStored, RunOperation } from "../calls/run-operation.js";
+import { SUBSCRIBE_REFUSED } from "../registrar-2025/stateless-session.js";
+import { findDeclaredResource } from "./declared-resources.js";
+import { pageOfList } from "./list-pages.js";
 import { operation, type ProtocolOperation } from "./operation.js";
 
 /** The key of the ephemeral storage in `app.stats().resources.listFailures`. */

@@ -1,8 +1,8 @@
 import { CallToolRequestSchema, ListToolsRequestSchema, type Tool } from "@modelcontextprotocol/sdk/types.js";
 import { invalidParams } from "../../errors/protocol-errors.js";
 import type { AppRuntime } from "../app-runtime.js";
-import { pageOfList } from "../list-pages.js";
-import type { RunOperation } from "../run-operation.js";
+import type { RunOperation } from "../calls/run-operation.js";
+import { pageOfList } from "./list-pages.js";
 import { operation, type ProtocolOperation } from "./operation.js";
 
 /** `tools/list` (paginated) and `tools/call`. */

@@ -4,10 +4,9 @@ import type { Clock } from "../../clock/clock.js";
 import { canonicalJson } from "../../common/canonical-json.js";
 import { invalidParams, ProtocolError } from "../../errors/protocol-errors.js";
 import { CursorCodec, CursorError } from "../../pagination/cursor-codec.js";
-import { createKeyring } from "../../pagination/cursor-keys.js";
-import type { McpAppOptions } from "../app-options.js";
+import { type CursorSecret, createKeyring } from "../../pagination/cursor-keys.js";
 import type { AppRuntime } from "../app-runtime.js";
-import { principalOwner } from "../owner.js";
+import { principalOwner } from "../calls/owner.js";
 
 /** One 2026-07-28 request's replay of `ctx.elicit` / `ctx.sample` / `ctx.listRoots`. */
 export interface Replay {
@@ -57,7 +56,11 @@ const MAX_STATE_LENGTH = 64 * 1024;
  * have side effects before their last question; `CompletedStates` makes an answered state
  * complete once.
  */
-export function inputReplay(runtime: AppRuntime, options: McpAppOptions, clock: Clock): ModernAsk {
+export function inputReplay(
+  runtime: AppRuntime,
+  options: { readonly cursorSecret?: CursorSecret | undefined },
+  clock: Clock,
+): ModernAsk {
   // One keyring for both lifetimes: without a cursorSecret it is random, made once.
   const keyring = createKeyring(options.cursorSecret);
   const codecFor = (ttlMs: number) =>

@@ -2,13 +2,19 @@ import type { JSONRPCMessage, Transport } from "@modelcontextprotocol/server";
 import { type ListenedUris, listenedUrisOf } from "./listened-uris.js";
 
 /**
- * A stdio connection's transport, seen by `serveStdio` unchanged, that records the resource
- * URIs its `subscriptions/listen` streams ask for in `listened` (so the cache invalidator
- * notifies them, as it does URIs a 2025 session subscribed to), and forgets them when the
- * client cancels the stream or the connection ends. `serveStdio` itself holds the streams:
- * a `notifications/resources/updated` the pinned 2026 server sends reaches each matching one.
+ * The front of a 2026-07-28 app's stdio connection, in front of `serveStdio`: it answers a
+ * request that `refuse` names a problem of with -32602 before the SDK parses it (answers
+ * nested too deep, as the HTTP front door does), and records the resource URIs its
+ * `subscriptions/listen` streams ask for in `listened` (so the cache invalidator notifies
+ * them, as it does URIs a 2025 session subscribed to), forgetting them when the client
+ * cancels the stream or the connection ends. `serveStdio` itself holds the streams: a
+ * `notifications/resources/updated` the pinned 2026 server sends reaches each matching one.
  */
-export function observingListens(inner: Transport, listened: ListenedUris): Transport {
+export function stdioFront(
+  inner: Transport,
+  listened: ListenedUris,
+  refuse: (message: JSONRPCMessage) => string | undefined,
+): Transport {
   const releases = new Map<string | number, () => void>();
   const releaseAll = () => {
     for (const release of releases.values()) release();
@@ -35,6 +41,13 @@ export function observingListens(inner: Transport, listened: ListenedUris): Tran
     setProtocolVersion: (version) => inner.setProtocolVersion?.(version),
   };
   inner.onmessage = (message, extra) => {
+    const problem = refuse(message);
+    if (problem !== undefined) {
+      const id = (message as { id?: string | number }).id;
+      if (id !== undefined)
+        void inner.send({ jsonrpc: "2.0", id, error: { code: -32602, message: problem } }).catch(() => {});
+      return;
+    }
     observe(message);
     outer.onmessage?.(message, extra);
   };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ListenedUris, listenedUrisOf } from "../../../../src/runtime/protocol-2026/listened-uris.js";
+import { ListenedUris, listenedUrisOf } from "../../../../src/protocol/registrar-2026/listened-uris.js";
 
 describe("ListenedUris", () => {
   it("counts each stream's URIs and forgets them once per stream", () => {

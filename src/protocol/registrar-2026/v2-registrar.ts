@@ -2,15 +2,21 @@ import { randomUUID } from "node:crypto";
 import type { ClientCapabilities } from "@modelcontextprotocol/sdk/types.js";
 import type { McpRequestContext, Server, ServerContext } from "@modelcontextprotocol/server";
 import type { CallOutcome } from "../../pipeline/invocation.js";
-import type { McpAppOptions } from "../app-options.js";
 import type { AppRuntime } from "../app-runtime.js";
-import type { OperationTable, ProtocolOperation } from "../handlers/operation.js";
-import { outcomeOf } from "../request-outcomes.js";
+import { outcomeOf } from "../calls/request-outcomes.js";
+import type { OperationTable, ProtocolOperation } from "../operations/operation.js";
 import { newSession, type Session } from "../session.js";
 import { type CompletedStates, errorAnswer, repeatedAnswer } from "./completed-states.js";
 import type { ModernAsk } from "./input-replay.js";
 import { extraOf } from "./v2-request.js";
 import type { V2Sdk } from "./v2-sdk.js";
+
+/** How the server introduces itself in the handshake (the app's `name`, `version`, `instructions`). */
+export interface ServerIdentity {
+  readonly name: string;
+  readonly version: string;
+  readonly instructions?: string | undefined;
+}
 
 /** What the 2026 registrar needs from the app around it. */
 export interface V2Host {
@@ -33,7 +39,7 @@ export interface V2Host {
 export function createV2ServerFactory(
   runtime: AppRuntime,
   operations: OperationTable,
-  options: McpAppOptions,
+  options: ServerIdentity,
   sdk: V2Sdk,
   host: V2Host,
   ask: ModernAsk,

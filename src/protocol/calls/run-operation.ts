@@ -1,15 +1,15 @@
 import type { ReadResourceResult } from "@modelcontextprotocol/sdk/types.js";
-import type { Operation } from "../builder/registry.js";
-import { EphemeralResources } from "../ephemeral/ephemeral-resources.js";
-import { type CallState, newInvocation } from "../pipeline/invocation.js";
-import { type OperationDefinition, operationName } from "../pipeline/operation.js";
-import { runInterceptors } from "../pipeline/stages/interceptors.stage.js";
-import type { AppRuntime } from "./app-runtime.js";
+import type { Operation } from "../../builder/registry.js";
+import { EphemeralResources } from "../../ephemeral/ephemeral-resources.js";
+import { type CallState, newInvocation } from "../../pipeline/invocation.js";
+import { type OperationDefinition, operationName } from "../../pipeline/operation.js";
+import { runInterceptors } from "../../pipeline/stages/interceptors.stage.js";
+import type { AppRuntime } from "../app-runtime.js";
+import type { Session } from "../session.js";
 import { CallContext, type RequestExtra } from "./call-context.js";
 import type { CallObserver } from "./call-observer.js";
 import { ownerOf } from "./owner.js";
 import { recordOutcome } from "./request-outcomes.js";
-import type { Session } from "./session.js";
 
 /** Runs one operation for one request of one session, tracked so `app.close()` can drain it. */
 export type RunOperation = (

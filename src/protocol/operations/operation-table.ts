@@ -1,14 +1,12 @@
-import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import type { Resource } from "@modelcontextprotocol/sdk/types.js";
-import type { AppRuntime } from "./app-runtime.js";
-import { CallObserver } from "./call-observer.js";
-import { utilityOperations } from "./handlers/completion-handlers.js";
-import type { OperationTable } from "./handlers/operation.js";
-import { promptOperations } from "./handlers/prompt-handlers.js";
-import { resourceOperations } from "./handlers/resource-handlers.js";
-import { toolOperations } from "./handlers/tool-handlers.js";
-import { operationRunner, storedReadRunner } from "./run-operation.js";
-import type { Session } from "./session.js";
+import type { AppRuntime } from "../app-runtime.js";
+import { CallObserver } from "../calls/call-observer.js";
+import { operationRunner, storedReadRunner } from "../calls/run-operation.js";
+import type { OperationTable } from "./operation.js";
+import { promptOperations } from "./prompt-operations.js";
+import { resourceOperations } from "./resource-operations.js";
+import { toolOperations } from "./tool-operations.js";
+import { utilityOperations } from "./utility-operations.js";
 
 /**
  * Every protocol operation of an app, built once: handlers, their closures and request
@@ -34,13 +32,4 @@ export function createOperationTable(runtime: AppRuntime): OperationTable {
     ...resourceOperations(runtime, run, readStored, listings.resources),
     ...utilityOperations(registry),
   ]);
-}
-
-/**
- * The 2025-11-25 registrar: the one place that installs request handlers on a session's own
- * SDK 1.x `Server`, one per operation of the app's table.
- */
-export function installOperations(server: Server, session: Session, table: OperationTable): void {
-  for (const { schema, handle } of table)
-    server.setRequestHandler(schema, (request, extra) => handle(session, request, extra) as never);
 }

@@ -7,7 +7,7 @@ import type { EventBus } from "../events/event-bus.js";
 import type { Logger } from "../logging/logger.js";
 import type { AppMetrics } from "../metrics/app-metrics.js";
 import type { Interceptor } from "../pipeline/interceptor.js";
-import type { ResourceHandleFactory } from "./call-context.js";
+import type { ResourceHandleFactory } from "./calls/call-context.js";
 
 /** What the registrar needs from the app to serve one session. */
 export interface AppRuntime {

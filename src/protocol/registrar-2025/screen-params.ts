@@ -1,7 +1,7 @@
 import type { JSONRPCMessage, RequestId } from "@modelcontextprotocol/sdk/types.js";
-import { nestedDeeperThan } from "../pipeline/stages/measure-input.js";
-import { toolError } from "../results/tool-error.js";
-import { QUARANTINED_PROGRESS_TOKEN } from "../transports/progress-token.js";
+import { nestedDeeperThan } from "../../pipeline/stages/measure-input.js";
+import { toolError } from "../../results/tool-error.js";
+import { QUARANTINED_PROGRESS_TOKEN } from "../../transports/progress-token.js";
 
 /**
  * Checks what the SDK's request schemas would mangle or choke on, before the SDK sees a

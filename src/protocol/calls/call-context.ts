@@ -10,20 +10,20 @@ import {
   type ServerNotification,
   type ServerRequest,
 } from "@modelcontextprotocol/sdk/types.js";
-import type { EventBus } from "../events/event-bus.js";
-import type { CallState } from "../pipeline/invocation.js";
-import type { ResourceHandle } from "../pipeline/resource-handle.js";
+import type { EventBus } from "../../events/event-bus.js";
+import type { CallState } from "../../pipeline/invocation.js";
+import type { ResourceHandle } from "../../pipeline/resource-handle.js";
 import type {
   AskOptions,
   McpLog,
   PageContext,
   SampleOptions,
   ToolContext,
-} from "../pipeline/tool-context.js";
+} from "../../pipeline/tool-context.js";
+import { ANONYMOUS_RESOURCES_REFUSED, serverRequestRefused } from "../registrar-2025/stateless-session.js";
+import { levelPasses, type Session } from "../session.js";
 import { INPUT_KEY_OPTION, isReplayed } from "./client-questions.js";
 import { envelopeOf } from "./request-envelope.js";
-import { levelPasses, type Session } from "./session.js";
-import { ANONYMOUS_RESOURCES_REFUSED, serverRequestRefused } from "./stateless-session.js";
 
 /** The SDK's per-request extra, as the low-level server hands it to a handler. */
 export type RequestExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;

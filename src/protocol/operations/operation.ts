@@ -1,5 +1,5 @@
 import type { z } from "zod/v4";
-import type { RequestExtra } from "../call-context.js";
+import type { RequestExtra } from "../calls/call-context.js";
 import type { Session } from "../session.js";
 import { clearParams, type RequestSchema } from "./clear-params.js";
 

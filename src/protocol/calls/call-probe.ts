@@ -1,10 +1,10 @@
 import { type Attributes, SpanKind, type SpanOptions } from "@opentelemetry/api";
-import type { Registry } from "../builder/registry.js";
-import { EPHEMERAL_SCHEME } from "../ephemeral/ephemeral-uri.js";
-import type { AppMetrics } from "../metrics/app-metrics.js";
-import type { OperationCounters } from "../metrics/operation-stats.js";
-import { FRUGAL_ATTRIBUTES, MCP_ATTRIBUTES } from "../observability/mcp-attributes.js";
-import type { OperationDefinition } from "../pipeline/operation.js";
+import type { Registry } from "../../builder/registry.js";
+import { EPHEMERAL_SCHEME } from "../../ephemeral/ephemeral-uri.js";
+import type { AppMetrics } from "../../metrics/app-metrics.js";
+import type { OperationCounters } from "../../metrics/operation-stats.js";
+import { FRUGAL_ATTRIBUTES, MCP_ATTRIBUTES } from "../../observability/mcp-attributes.js";
+import type { OperationDefinition } from "../../pipeline/operation.js";
 
 /** The statistics key of reads of stored resources that no tool of the app made. */
 export const STORED_RESOURCES_KEY = "(stored resources)";

@@ -1,4 +1,4 @@
-import { invalidParams } from "../errors/protocol-errors.js";
+import { invalidParams } from "../../errors/protocol-errors.js";
 
 /**
  * Pages a list operation (`tools/list`, `resources/list`, …) once it exceeds `pageSize`.
