@@ -148,7 +148,9 @@ export class McpApp2026 extends McpApp {
    */
   private screen(req: IncomingMessage, body: unknown): ModernRefusal | undefined {
     const params = (body as { method?: unknown; params?: Record<string, unknown> } | null)?.params;
-    if (params === null || typeof params !== "object") return undefined;
+    const shape = paramsShapeProblem(params);
+    if (shape) return { status: 400, code: -32602, message: `Invalid params: ${shape}` };
+    if (params === undefined) return undefined;
     const method = (body as { method?: unknown }).method;
     const declared = method === "tools/call" ? this.paramHeaders.get(String(params.name)) : undefined;
     const mismatch = declared && paramHeaderMismatch(declared, params.arguments, req.headers);
@@ -228,6 +230,19 @@ export class McpApp2026 extends McpApp {
     for (const unit of this.units) unit.lifetime.abort(new Error("the app is closing"));
     await Promise.allSettled(this.stoppers.splice(0).map((stop) => stop()));
   }
+}
+
+/** Why `params` (or its `_meta`, the 2026-07-28 envelope) is no object, naming it; the SDK says only "not a valid JSON-RPC message". */
+function paramsShapeProblem(params: unknown): string | undefined {
+  const kind = (value: unknown) =>
+    value === null ? "null" : Array.isArray(value) ? "an array" : `a ${typeof value}`;
+  const isObject = (value: unknown) => value !== null && typeof value === "object" && !Array.isArray(value);
+  if (params === undefined) return undefined;
+  if (!isObject(params)) return `\`params\` must be an object, not ${kind(params)}`;
+  const meta = (params as { _meta?: unknown })._meta;
+  if (meta !== undefined && !isObject(meta))
+    return `\`params._meta\` (the 2026-07-28 envelope) must be an object, not ${kind(meta)}`;
+  return undefined;
 }
 
 /** JSON-RPC code of a request whose headers and body disagree (SEP-2243). */

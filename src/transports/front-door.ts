@@ -2,6 +2,7 @@ import type { ServerResponse } from "node:http";
 import { type AuthenticatedRequest, authenticateRequest } from "./authenticate.js";
 import { rejectForeignHost } from "./host-guard.js";
 import type { HttpHandler, HttpHandlerOptions } from "./http-handler.js";
+import { envelopeProblem } from "./json-rpc-envelope.js";
 import { sendJsonRpcError } from "./json-rpc-response.js";
 import { quarantineProgressTokens } from "./progress-token.js";
 import { BodyTooLargeError, readBody } from "./read-body.js";
@@ -129,17 +130,6 @@ async function readJson(
     );
     return { ok: false };
   }
-}
-
-/** What makes a parsed body no JSON-RPC message (or batch) at all, or `undefined`. */
-function envelopeProblem(body: unknown): string | undefined {
-  if (Array.isArray(body)) {
-    if (body.length === 0) return "the JSON-RPC batch is empty; send at least one message";
-    return undefined;
-  }
-  if (body === null || typeof body !== "object")
-    return `the body must be a JSON-RPC message (an object), not ${body === null ? "null" : typeof body}`;
-  return undefined;
 }
 
 /** Whether the client closed the connection before the answer (a hang-up mid-body). */

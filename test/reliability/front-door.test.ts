@@ -426,6 +426,53 @@ describe.each(REGISTRARS)("the JSON-RPC envelope at the front door of the %s reg
       expect(answer.body.error.message).toMatch(/not valid JSON/i);
     },
   );
+
+  const malformed: Array<[string, string, RegExp]> = [
+    [
+      "a wrong jsonrpc version",
+      '{"jsonrpc":"1.0","id":1,"method":"tools/list"}',
+      /`jsonrpc` must be "2\.0", not "1\.0"/,
+    ],
+    [
+      "a method that is a number",
+      '{"jsonrpc":"2.0","id":1,"method":5}',
+      /`method` must be a string, not a number/,
+    ],
+    [
+      "an id that is an object",
+      '{"jsonrpc":"2.0","id":{},"method":"ping"}',
+      /`id` must be a string or a number/,
+    ],
+    [
+      "a batch holding a string",
+      '[{"jsonrpc":"2.0","id":1,"method":"ping"},"x"]',
+      /message 1 of the batch must be a JSON-RPC message/,
+    ],
+  ];
+  it.each(KINDS)(
+    "answers malformed envelopes 400 with -32600 naming the field (headers of %s)",
+    async (_kind, headers) => {
+      const { url } = await listening(modern);
+      for (const [what, body, named] of malformed) {
+        const answer = await postRaw(url, body, headers);
+        expect(answer.status, `${what}: ${answer.text}`).toBe(400);
+        expect(answer.body?.error?.code, `${what}: ${answer.text}`).toBe(-32600);
+        expect(answer.body.error.message, what).toMatch(named);
+      }
+    },
+  );
+});
+
+describe("the 2026-07-28 envelope at the front door", () => {
+  it("answers a _meta that is no object -32602 naming params._meta", async () => {
+    const { url } = await listening(true);
+    const body = '{"jsonrpc":"2.0","id":7,"method":"tools/list","params":{"_meta":"nope"}}';
+    const answer = await postRaw(url, body, headers2026("tools/list"));
+    expect(answer.status, answer.text).toBe(400);
+    expect(answer.body?.error?.code).toBe(-32602);
+    expect(answer.body.error.message).toContain("`params._meta` (the 2026-07-28 envelope) must be an object");
+    expect(answer.body.id).toBe(7);
+  });
 });
 
 describe("a 2025 client's resources/subscribe over a stdio-like connection of the 2026-07-28 app", () => {
