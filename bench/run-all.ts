@@ -14,6 +14,7 @@ const benches = [
   "startup",
   "scale-out",
   "stateless-http",
+  "session-heap",
 ];
 let failed = 0;
 for (const name of benches) {
