@@ -22,8 +22,7 @@ import {
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import type { Authenticate } from "../../src/transports/authenticate.js";
-import { type Answer, call2026, recordingLogger } from "../support/front-door.js";
+import { type Answer, authenticate, call2026, recordingLogger } from "../support/front-door.js";
 import { textOf } from "../support/raw-2026.js";
 import { deletePrefix, REDIS_URL, randomPrefix, redisAvailable } from "../support/services.js";
 
@@ -50,13 +49,6 @@ class OrdersService {
 
 @McpModule({ services: [OrdersService] })
 class OrdersModule {}
-
-const authenticate: Authenticate = (req) =>
-  req.headers.authorization === "Bearer good-alice"
-    ? "alice"
-    : req.headers.authorization === "Bearer good-bob"
-      ? "bob"
-      : undefined;
 
 const apps: McpApp[] = [];
 afterAll(async () => {

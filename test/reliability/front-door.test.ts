@@ -20,9 +20,9 @@ import { LOGGER, type McpApp, McpFactory, McpModule, McpService, Tool, type Tool
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import type { McpApp2026 } from "../../src/runtime/app-2026.js";
-import type { Authenticate } from "../../src/transports/authenticate.js";
 import {
   type Answer,
+  authenticate,
   body2026,
   call2026,
   closedOnServer,
@@ -87,13 +87,6 @@ class DoorService {
 
 @McpModule({ services: [DoorService] })
 class DoorModule {}
-
-const authenticate: Authenticate = (req) =>
-  req.headers.authorization === "Bearer good-alice"
-    ? "alice"
-    : req.headers.authorization === "Bearer good-bob"
-      ? "bob"
-      : undefined;
 
 /** Longest a refusal that needs no body may take (generous; reading a body never sent takes forever). */
 const PROMPT_MS = 2_000;

@@ -5,8 +5,16 @@
  */
 import { subscribe } from "node:diagnostics_channel";
 import { connect, type Socket } from "node:net";
-import type { Logger } from "frugal-mcp";
+import type { Authenticate, Logger } from "frugal-mcp";
 import { envelope2026 } from "./raw-2026.js";
+
+/** Two principals by their test tokens: `Bearer good-alice` is alice, `Bearer good-bob` is bob; anything else nobody. */
+export const authenticate: Authenticate = (req) =>
+  req.headers.authorization === "Bearer good-alice"
+    ? "alice"
+    : req.headers.authorization === "Bearer good-bob"
+      ? "bob"
+      : undefined;
 
 /** A client that answers elicitation forms. */
 export const ELICITING = { elicitation: { form: {} } };
