@@ -85,11 +85,13 @@ export {
   sharedHttpBodyCache,
 } from "./pagination/http-body-cache.js";
 export { type HttpByteSourceOptions, httpByteSource } from "./pagination/http-byte-source.js";
-export type {
-  InterceptedCall,
-  Interceptor,
-  InterceptorClass,
-  ProtocolResult,
+export {
+  type InterceptedCall,
+  type Interceptor,
+  type InterceptorClass,
+  type InterceptorRef,
+  NextCalledTwiceError,
+  type ProtocolResult,
 } from "./pipeline/interceptor.js";
 export type {
   CreateResourceOptions,

@@ -7,7 +7,7 @@ import type {
   ServiceMetadata,
 } from "../metadata/definitions.js";
 import type { BudgetSpec, CacheSpec, SpillSpec } from "../metadata/specs.js";
-import type { InterceptorClass } from "../pipeline/interceptor.js";
+import type { InterceptorRef } from "../pipeline/interceptor.js";
 import { describe, listOf, OptionChecker } from "./check-options.js";
 
 /** What resolving an operation's behaviour decorators needs besides its metadata. */
@@ -189,12 +189,12 @@ function resolveInvalidates({ where, metadata }: SpecContext): readonly string[]
 }
 
 /** Interceptors must be classes with an `intercept` method; the container builds them. */
-export function checkInterceptors(where: string, declared: unknown): InterceptorClass[] {
+export function checkInterceptors(where: string, declared: unknown): InterceptorRef[] {
   return checkInterceptorList(new OptionChecker(where, "@UseInterceptors"), "takes", declared);
 }
 
 /** The app's `interceptors` option, checked like `@UseInterceptors`. */
-export function checkAppInterceptors(declared: unknown): InterceptorClass[] {
+export function checkAppInterceptors(declared: unknown): InterceptorRef[] {
   return checkInterceptorList(
     new OptionChecker("McpFactory.create options"),
     "`interceptors` takes",
@@ -203,14 +203,23 @@ export function checkAppInterceptors(declared: unknown): InterceptorClass[] {
 }
 
 /** True for what the container can build as an interceptor: a class with an `intercept` method. */
-export function isInterceptorClass(type: unknown): type is InterceptorClass {
+export function isInterceptorClass(type: unknown): type is InterceptorRef & Function {
   return (
     typeof type === "function" &&
     typeof (type.prototype as { intercept?: unknown } | undefined)?.intercept === "function"
   );
 }
 
-function checkInterceptorList(check: OptionChecker, subject: string, declared: unknown): InterceptorClass[] {
+/** True for an interceptor built by the user: an object (not a class) with an `intercept` method. */
+function isInterceptorInstance(value: unknown): value is InterceptorRef {
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    typeof (value as { intercept?: unknown }).intercept === "function"
+  );
+}
+
+function checkInterceptorList(check: OptionChecker, subject: string, declared: unknown): InterceptorRef[] {
   if (declared === undefined) return [];
   if (!Array.isArray(declared)) {
     check.fail(
@@ -219,10 +228,10 @@ function checkInterceptorList(check: OptionChecker, subject: string, declared: u
     );
   }
   return declared.map((type) => {
-    if (!isInterceptorClass(type)) {
+    if (!isInterceptorClass(type) && !isInterceptorInstance(type)) {
       check.fail(
-        `${subject} classes with an \`intercept(call, next)\` method, not ${describe(type)}`,
-        "pass the class itself (not an instance), and give it an intercept(call, next) method",
+        `${subject} interceptor classes or instances with an \`intercept(call, next)\` method, not ${describe(type)}`,
+        "pass a class (built by the container) or an object with an intercept(call, next) method",
       );
     }
     return type;

@@ -1,12 +1,13 @@
 import { metadataStore } from "../metadata/store.js";
+import type { Interceptor } from "../pipeline/interceptor.js";
 import { memberKindOf } from "./member-kind.js";
 
 /**
  * Runs interceptors around the calls of a method, or of every method of a class (class
  * interceptors first, then the method's, each in the order given; the app's
  * `interceptors` run before both). An interceptor is an injectable class with
- * `intercept(call, next)`; the app's container builds it once, so constructor injection
- * works. They run after input validation and before the cache, so they guard cache hits.
+ * `intercept(call, next)`, which the app's container builds once (constructor injection
+ * works), or an instance you built (`new RequireScope("admin")`). They run after input validation and before the cache, so they guard cache hits.
  * Two `@UseInterceptors` on one member add up, in reading order (the upper one first).
  *
  * @example
@@ -18,7 +19,7 @@ import { memberKindOf } from "./member-kind.js";
  * }
  * ```
  */
-export function UseInterceptors(...interceptors: Function[]) {
+export function UseInterceptors(...interceptors: Array<Function | Interceptor>) {
   const recorded = Object.freeze([...interceptors]);
   return (target: object, property?: string | symbol, descriptor?: PropertyDescriptor): void => {
     // Decorators apply bottom-up, so what this member already declared (on this class only:

@@ -214,7 +214,7 @@ export interface MethodMetadata {
   budget?: { tokens: number; options: BudgetOptions };
   ephemeral?: EphemeralOptions;
   /** `@UseInterceptors` on the method: interceptor classes, in the order given. */
-  interceptors?: readonly Function[];
+  interceptors?: readonly unknown[];
   /** `@Project(fields, { defaultFields })`. */
   project?: { fields: readonly string[]; options: { defaultFields?: readonly string[] } };
 }
@@ -225,5 +225,5 @@ export interface ServiceMetadata {
   /** Class-level `@Budget`: the default of every method of the service. */
   budget?: { tokens: number; options: BudgetOptions };
   /** `@UseInterceptors` on the class: run around every operation of the service. */
-  interceptors?: readonly Function[];
+  interceptors?: readonly unknown[];
 }

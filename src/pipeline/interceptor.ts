@@ -57,3 +57,19 @@ export interface Interceptor {
  * ```
  */
 export type InterceptorClass = new (...args: never[]) => Interceptor;
+
+/**
+ * An interceptor as `interceptors` and `@UseInterceptors` take it: a class (built once per
+ * app by the container, so constructor injection works) or an instance you built yourself.
+ *
+ * @example
+ * ```ts
+ * @UseInterceptors(AuditLog, new RequireScope("reports:read"))
+ * ```
+ */
+export type InterceptorRef = InterceptorClass | Interceptor;
+
+/** Thrown when an interceptor calls `next()` a second time in one call: the rest of a call runs once. */
+export class NextCalledTwiceError extends Error {
+  override readonly name = "NextCalledTwiceError";
+}

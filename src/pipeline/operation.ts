@@ -8,7 +8,7 @@ import type { z } from "zod";
 import type { CompleteCallback, ListedResource } from "../metadata/definitions.js";
 import type { BudgetSpec, CacheSpec, PaginationSpec, ProjectionSpec, SpillSpec } from "../metadata/specs.js";
 import type { UriTemplate } from "../uri/uri-template.js";
-import type { InterceptorClass } from "./interceptor.js";
+import type { InterceptorRef } from "./interceptor.js";
 import type { ToolContext } from "./tool-context.js";
 
 /**
@@ -38,7 +38,7 @@ interface OperationBase {
   /** Events emitted after a success (`@Invalidates`). */
   readonly invalidates: readonly string[];
   /** User interceptors of the class, then the method (`@UseInterceptors`), app-wide ones excluded. */
-  readonly interceptors: readonly InterceptorClass[];
+  readonly interceptors: readonly InterceptorRef[];
 }
 
 /** A built, frozen tool. */

@@ -2,7 +2,7 @@ import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
 import type { ProviderEntry } from "../decorators/mcp-module.decorator.js";
 import type { EphemeralSettings } from "../ephemeral/ephemeral-settings.js";
 import type { CursorSecret } from "../pagination/cursor-keys.js";
-import type { InterceptorClass } from "../pipeline/interceptor.js";
+import type { InterceptorRef } from "../pipeline/interceptor.js";
 import type { InputLimits } from "../pipeline/stages/measure-input.js";
 
 /**
@@ -39,7 +39,7 @@ export interface McpAppOptions {
    * Interceptors around every call of the app (before class and method ones), in order:
    * injectable classes with `intercept(call, next)`, built by the app's container.
    */
-  interceptors?: readonly InterceptorClass[] | undefined;
+  interceptors?: readonly InterceptorRef[] | undefined;
   /** Providers that override the modules' own (used by `createTestClient`). */
   providers?: ProviderEntry[] | undefined;
   /** How long `app.close()` waits for running calls before ending sessions (default 10 s). */

@@ -21,7 +21,7 @@ import { metadataStore } from "../metadata/store.js";
 import { AppMetrics } from "../metrics/app-metrics.js";
 import { CursorCodec } from "../pagination/cursor-codec.js";
 import { createKeyring } from "../pagination/cursor-keys.js";
-import type { Interceptor, InterceptorClass } from "../pipeline/interceptor.js";
+import type { Interceptor, InterceptorRef } from "../pipeline/interceptor.js";
 import type { AppRuntime } from "../protocol/app-runtime.js";
 import { declaredResourceReader, findDeclaredResource } from "../protocol/operations/declared-resources.js";
 import type { ResourceStorage } from "../storage/storage.js";
@@ -222,9 +222,11 @@ function checkAppBudget(budget: unknown): number | undefined {
 }
 
 /** Builds each interceptor class once per app with the app's container (constructor injection). */
-function interceptorFactory(appContainer: AppContainer): (type: InterceptorClass) => Interceptor {
-  const built = new Map<InterceptorClass, Interceptor>();
+function interceptorFactory(appContainer: AppContainer): (type: InterceptorRef) => Interceptor {
+  const built = new Map<InterceptorRef, Interceptor>();
   return (type) => {
+    // An instance the user built is used as it is.
+    if (typeof type !== "function") return type;
     let instance = built.get(type);
     if (!instance) {
       instance = appContainer.resolve(type as unknown as InjectionToken<Interceptor>);
@@ -235,8 +237,8 @@ function interceptorFactory(appContainer: AppContainer): (type: InterceptorClass
 }
 
 /** Every interceptor class the app's services and options name (invalid ones are refused later, by name). */
-function declaredInterceptors(services: readonly Function[], appWide: readonly Function[]): Function[] {
-  const found = new Set<Function>(appWide);
+function declaredInterceptors(services: readonly Function[], appWide: readonly unknown[]): Function[] {
+  const found = new Set<unknown>(appWide);
   for (const service of services) {
     for (const type of metadataStore.service(service)?.interceptors ?? []) found.add(type);
     for (const member of scanService(service))

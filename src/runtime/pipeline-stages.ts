@@ -15,7 +15,7 @@ import type { CursorCodec } from "../pagination/cursor-codec.js";
 import { decodeCursorStage } from "../pagination/decode-cursor.stage.js";
 import { paginateStage } from "../pagination/paginate.stage.js";
 import { projectStage } from "../pagination/project.stage.js";
-import type { Interceptor, InterceptorClass } from "../pipeline/interceptor.js";
+import type { Interceptor, InterceptorRef } from "../pipeline/interceptor.js";
 import type { StageFactory } from "../pipeline/stage-factory.js";
 import { interceptorsStage } from "../pipeline/stages/interceptors.stage.js";
 import type { InputLimits } from "../pipeline/stages/measure-input.js";
@@ -30,7 +30,7 @@ export interface StageDeps {
   readonly metrics: AppMetrics;
   readonly inputLimits: InputLimits;
   readonly appInterceptors: readonly Interceptor[];
-  readonly interceptorOf: (type: InterceptorClass) => Interceptor;
+  readonly interceptorOf: (type: InterceptorRef) => Interceptor;
   readonly bus: EventBus;
   readonly cursors: CursorCodec;
   readonly cache: ResultCache;

@@ -17,6 +17,7 @@ import {
   type Interceptor,
   Invalidates,
   invalidParams,
+  LOGGER,
   type McpApp,
   McpFactory,
   McpModule,
@@ -823,7 +824,7 @@ describe("interceptors over Streamable HTTP", () => {
 // ---------------------------------------------------------------------------------------------
 
 describe("interceptors: bad declarations", () => {
-  const FIX = "Fix: pass the class itself (not an instance), and give it an intercept(call, next) method.";
+  const FIX = "Fix: pass a class (built by the container) or an object with an intercept(call, next) method.";
 
   it("refuses a function that is not a class, on a method", async () => {
     const notAClass = () => ({ intercept: () => undefined });
@@ -840,7 +841,7 @@ describe("interceptors: bad declarations", () => {
     const failure = createTestClient(ArrowModule);
     await expect(failure).rejects.toBeInstanceOf(FrugalConfigError);
     await expect(failure).rejects.toThrow(
-      `ArrowService.run: @UseInterceptors takes classes with an \`intercept(call, next)\` method, not a function (notAClass). ${FIX}`,
+      `ArrowService.run: @UseInterceptors takes interceptor classes or instances with an \`intercept(call, next)\` method, not a function (notAClass). ${FIX}`,
     );
   });
 
@@ -861,7 +862,7 @@ describe("interceptors: bad declarations", () => {
     const failure = createTestClient(NoInterceptModule);
     await expect(failure).rejects.toBeInstanceOf(FrugalConfigError);
     await expect(failure).rejects.toThrow(
-      `NoInterceptService: @UseInterceptors takes classes with an \`intercept(call, next)\` method, not a function (ClassWithoutIntercept). ${FIX}`,
+      `NoInterceptService: @UseInterceptors takes interceptor classes or instances with an \`intercept(call, next)\` method, not a function (ClassWithoutIntercept). ${FIX}`,
     );
   });
 
@@ -869,7 +870,87 @@ describe("interceptors: bad declarations", () => {
     const failure = createTestClient(OrderedModule, { interceptors: [{} as never] });
     await expect(failure).rejects.toBeInstanceOf(FrugalConfigError);
     await expect(failure).rejects.toThrow(
-      `McpFactory.create options: \`interceptors\` takes classes with an \`intercept(call, next)\` method, not an object. ${FIX}`,
+      `McpFactory.create options: \`interceptors\` takes interceptor classes or instances with an \`intercept(call, next)\` method, not an object. ${FIX}`,
     );
+  });
+});
+
+describe("interceptors: instances, and next() called twice", () => {
+  /** An interceptor built by the user, with its own settings: refuses callers without `scope`. */
+  class RequireScope implements Interceptor {
+    constructor(private readonly scope: string) {}
+    async intercept(call: InterceptedCall, next: Next) {
+      if (!call.ctx.auth?.scopes.includes(this.scope)) throw new Error(`needs scope ${this.scope}`);
+      return next();
+    }
+  }
+  /** A buggy interceptor: it retries by calling next() again. */
+  class RetryTwice implements Interceptor {
+    async intercept(_call: InterceptedCall, next: Next) {
+      await next();
+      return next();
+    }
+  }
+  let runs = 0;
+  @McpService()
+  class InstanceService {
+    @Tool()
+    @UseInterceptors(new RequireScope("admin"))
+    guarded() {
+      return "admin only";
+    }
+
+    @Tool()
+    @UseInterceptors(RetryTwice)
+    charge() {
+      runs++;
+      return `charged ${runs} time(s)`;
+    }
+  }
+  @McpModule({ services: [InstanceService] })
+  class InstanceModule {}
+
+  it("takes an interceptor instance on a method and in the app's interceptors option", async () => {
+    const seen: string[] = [];
+    const appWide: Interceptor = {
+      async intercept(call, next) {
+        seen.push(call.name);
+        return next();
+      },
+    };
+    const client = await createTestClient(InstanceModule, { interceptors: [appWide] });
+    try {
+      const refused = await client.callTool({ name: "guarded", arguments: {} });
+      expect(refused.isError).toBe(true);
+      expect(texts(refused)).toEqual(["needs scope admin"]);
+      expect(seen).toEqual(["guarded"]);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("refuses a second next() naming the interceptor, and runs the handler once", async () => {
+    const logged: string[] = [];
+    const logger = {
+      debug() {},
+      info() {},
+      warn() {},
+      error: (message: string) => logged.push(message),
+    };
+    const client = await createTestClient(InstanceModule, {
+      providers: [{ provide: LOGGER, useValue: logger }],
+    });
+    try {
+      runs = 0;
+      const result = await client.callTool({ name: "charge", arguments: {} });
+      expect(result.isError).toBe(true);
+      expect(texts(result)[0]).toContain(
+        'Interceptor RetryTwice called next() twice in one call of tool "charge"',
+      );
+      expect(runs).toBe(1);
+      expect(logged.some((line) => line.includes("RetryTwice called next() twice"))).toBe(true);
+    } finally {
+      await client.close();
+    }
   });
 });

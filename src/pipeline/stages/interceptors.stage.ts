@@ -1,5 +1,11 @@
 import type { Logger } from "../../logging/logger.js";
-import type { InterceptedCall, Interceptor, InterceptorClass, ProtocolResult } from "../interceptor.js";
+import {
+  type InterceptedCall,
+  type Interceptor,
+  type InterceptorRef,
+  NextCalledTwiceError,
+  type ProtocolResult,
+} from "../interceptor.js";
 import type { Invocation } from "../invocation.js";
 import type { OperationDefinition } from "../operation.js";
 import type { StageFactory } from "../stage-factory.js";
@@ -17,7 +23,7 @@ import { failedCallResult } from "./failed-call.js";
  */
 export function interceptorsStage(
   appWide: readonly Interceptor[],
-  instanceOf: (type: InterceptorClass) => Interceptor,
+  instanceOf: (type: InterceptorRef) => Interceptor,
   logger: Logger,
 ): StageFactory {
   return {
@@ -33,6 +39,8 @@ export function interceptorsStage(
         try {
           return await runInterceptors(chain, call, rest);
         } catch (error) {
+          // A bug in the interceptor, not a refusal: the server's log says so loudly.
+          if (error instanceof NextCalledTwiceError) logger.error(error.message, error);
           return failedCallResult(definition, error, logger, "interceptor");
         }
       };
@@ -52,7 +60,14 @@ export function runInterceptors(
 ): Promise<ProtocolResult> {
   const run = async (index: number): Promise<ProtocolResult> => {
     const interceptor = chain[index];
-    return interceptor ? interceptor.intercept(call, () => run(index + 1)) : last();
+    if (!interceptor) return last();
+    let called = false;
+    return interceptor.intercept(call, () => {
+      // A second run of the rest would run the handler (and its side effects) twice.
+      if (called) return Promise.reject(nextCalledTwice(interceptor, call));
+      called = true;
+      return run(index + 1);
+    });
   };
   return run(0);
 }
@@ -76,4 +91,11 @@ function copyOf(result: ProtocolResult): ProtocolResult {
   } catch {
     return JSON.parse(JSON.stringify(result)) as ProtocolResult;
   }
+}
+
+function nextCalledTwice(interceptor: Interceptor, call: InterceptedCall): NextCalledTwiceError {
+  const name = interceptor.constructor?.name || "an interceptor";
+  return new NextCalledTwiceError(
+    `Interceptor ${name} called next() twice in one call of ${call.kind} "${call.name}": the rest of a call (the handler included) runs once; call next() once and reuse its result`,
+  );
 }
