@@ -11,6 +11,11 @@ export type { CacheEntry, EntryMatcher, OnceRecords, ResultCache } from "./cache
 export { type Clock, ManualClock, SystemClock } from "./clock/clock.js";
 export { Budget } from "./decorators/budget.decorator.js";
 export { Cached } from "./decorators/cached.decorator.js";
+export {
+  type CapabilityDecorator,
+  type CapabilityDefinition,
+  defineCapability,
+} from "./decorators/define-capability.js";
 export { Ephemeral } from "./decorators/ephemeral.decorator.js";
 export type { HandlerDecorator, HandlerInput, TemplateVariables } from "./decorators/handler-input.js";
 export { Invalidates } from "./decorators/invalidates.decorator.js";
@@ -86,6 +91,16 @@ export {
 } from "./pagination/http-body-cache.js";
 export { type HttpByteSourceOptions, httpByteSource } from "./pagination/http-byte-source.js";
 export {
+  type Capability,
+  type CapabilityCall,
+  type CapabilityOperation,
+  type CapabilityServices,
+  type CapabilityStage,
+  type CapabilityStageFunction,
+  type CapabilityTarget,
+  type OperationKind,
+} from "./pipeline/capability.js";
+export {
   type InterceptedCall,
   type Interceptor,
   type InterceptorClass,
@@ -100,6 +115,7 @@ export type {
   ResourceSlice,
 } from "./pipeline/resource-handle.js";
 export type { InputLimits } from "./pipeline/stages/measure-input.js";
+export type { StageName } from "./pipeline/order.js";
 export { MAX_TOKENS_META } from "./pipeline/token-limit.js";
 export type {
   AskOptions,

@@ -4,6 +4,7 @@ import type { CompleteCallback, InputSchema, ServiceMetadata } from "../metadata
 import type { PaginationSpec, ProjectionSpec } from "../metadata/specs.js";
 import type { ToolContext } from "../pipeline/tool-context.js";
 import { toObjectSchema } from "./input-schema.js";
+import { resolveCapabilities } from "./resolve-capabilities.js";
 import { resolveSpecs } from "./resolve-specs.js";
 import type { ScannedMember } from "./scan-service.js";
 
@@ -69,6 +70,8 @@ export function objectSchemaOf(item: MemberToBuild, option: string, schema: Inpu
 export interface OperationBasics {
   readonly kind: "tool" | "resource" | "prompt";
   readonly name: string;
+  /** A resource's URI (or URI template): what it goes by in messages. */
+  readonly uri?: string;
   readonly property: string;
   readonly where: string;
   readonly inputSchema: z.ZodObject | undefined;
@@ -92,6 +95,10 @@ export function commonFields(item: MemberToBuild, basics: OperationBasics) {
     handler: bindHandler(item, property),
     pagination: basics.pagination,
     projection: basics.projection,
+    capabilities: resolveCapabilities(
+      { where, kind: basics.kind, name: basics.uri ?? basics.name, serviceClass: item.serviceClass, property },
+      item.member.metadata,
+    ),
     ...resolveSpecs({
       where,
       kind: basics.kind,

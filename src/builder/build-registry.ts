@@ -9,11 +9,13 @@ import type {
   ToolDefinition,
 } from "../pipeline/operation.js";
 import { PIPELINE_ORDER } from "../pipeline/order.js";
+import type { CapabilityServices } from "../pipeline/capability.js";
 import type { StageFactory } from "../pipeline/stage-factory.js";
 import type { MemberToBuild } from "./build-context.js";
 import { buildPrompt } from "./build-prompt.js";
 import { buildResource } from "./build-resource.js";
 import { buildTool } from "./build-tool.js";
+import { placeCapabilityStages } from "./capability-stages.js";
 import { listOf } from "./check-options.js";
 import type { DeclaredService } from "./declared-service.js";
 import type { Operation, Registry } from "./registry.js";
@@ -31,6 +33,8 @@ export interface BuildOptions {
   readonly stages: readonly StageFactory[];
   /** The app's `budget` option, the default budget of every operation. */
   readonly appBudget: number | undefined;
+  /** What capability stages are built with: the app's container and logger. */
+  readonly services: CapabilityServices;
 }
 
 /**
@@ -50,7 +54,7 @@ export function buildRegistry(
     (a, b) => PIPELINE_ORDER.indexOf(a.name) - PIPELINE_ORDER.indexOf(b.name),
   );
   const operation = <D extends OperationDefinition>(definition: D): Operation<D> =>
-    Object.freeze({ definition, execute: composePipeline(definition, ordered) });
+    Object.freeze({ definition, execute: composePipeline(definition, ordered, options.services) });
 
   for (const service of services) {
     const { serviceClass, instance } = service;
@@ -113,8 +117,11 @@ function duplicate(definition: OperationDefinition, what: string, key: string, o
 
 /** Behaviour decorators on a member that is no tool, resource or prompt would be silently ignored: refuse them. */
 function orphanDecorators(item: MemberToBuild): FrugalConfigError {
-  const { memberKind: _kind, ...slots } = item.member.metadata;
-  const names = Object.keys(slots).map((slot) => `@${DECORATOR_OF_SLOT[slot] ?? slot}`);
+  const { memberKind: _kind, capabilities = [], ...slots } = item.member.metadata;
+  const names = [
+    ...Object.keys(slots).map((slot) => `@${DECORATOR_OF_SLOT[slot] ?? slot}`),
+    ...capabilities.map((recorded) => recorded.capability.decorator),
+  ];
   const several = names.length > 1;
   return new FrugalConfigError(
     `${item.serviceClass.name}.${String(item.member.property)}`,
@@ -136,16 +143,20 @@ const DECORATOR_OF_SLOT: Record<string, string> = {
 function composePipeline(
   definition: OperationDefinition,
   factories: readonly StageFactory[],
+  services: CapabilityServices,
 ): (invocation: Invocation) => Promise<unknown> {
-  const stages = factories.map((f) => f.create(definition)).filter((s): s is Stage => s !== undefined);
+  const stages = placeCapabilityStages(
+    definition,
+    factories.flatMap((factory) => {
+      const stage = factory.create(definition);
+      return stage ? [{ name: factory.name, stage }] : [];
+    }),
+    services,
+  );
   const { handler } = definition;
   return compose(stages, (invocation) => callHandler(handler, invocation));
 }
 
-/**
- * The handler's value as a promise, a throw as a rejection. Not an async function: that
- * would wrap a handler's own promise in another and resolve it two turns later, on every call.
- */
 function callHandler(handler: OperationDefinition["handler"], invocation: Invocation): Promise<unknown> {
   try {
     return Promise.resolve(handler(invocation.input, invocation.ctx));

@@ -93,7 +93,7 @@ export function buildResource(item: MemberToBuild): ResourceDefinition {
   const complete = bindCompletions(item, options.complete);
   return Object.freeze({
     kind: "resource",
-    ...commonFields(item, { kind: "resource", name, property, where, inputSchema, pagination }),
+    ...commonFields(item, { kind: "resource", name, uri, property, where, inputSchema, pagination }),
     name,
     uri,
     mimeType: options.mimeType,

@@ -217,6 +217,18 @@ export interface MethodMetadata {
   interceptors?: readonly unknown[];
   /** `@Project(fields, { defaultFields })`. */
   project?: { fields: readonly string[]; options: { defaultFields?: readonly string[] } };
+  /**
+   * Capabilities switched on by their decorators (`defineCapability`), each with the options
+   * its decorator recorded, in the order they were applied. The capability object is opaque
+   * here: the builder knows it.
+   */
+  capabilities?: ReadonlyArray<RecordedCapability>;
+}
+
+/** One capability decorator's record on a method: which capability, with which options. */
+export interface RecordedCapability {
+  readonly capability: { readonly name: string; readonly decorator: string };
+  readonly options: unknown;
 }
 
 /** Class-level metadata recorded by `@McpService` and class decorators. */

@@ -1,5 +1,5 @@
 import "reflect-metadata";
-import type { MemberKind, MethodMetadata, ServiceMetadata } from "./definitions.js";
+import type { MemberKind, MethodMetadata, RecordedCapability, ServiceMetadata } from "./definitions.js";
 import { METADATA } from "./keys.js";
 
 /**
@@ -24,6 +24,23 @@ export const metadataStore = {
       Reflect.getOwnMetadata(METADATA.members, prototype) ?? new Set();
     if (!members.has(property))
       Reflect.defineMetadata(METADATA.members, new Set([...members, property]), prototype);
+  },
+
+  /**
+   * Records a capability decorator's options on a method. The same capability applied twice
+   * keeps the upper decorator's options (decorators apply bottom-up), like any other slot.
+   */
+  writeCapability(
+    prototype: object,
+    property: string | symbol,
+    memberKind: MemberKind,
+    recorded: RecordedCapability,
+  ): void {
+    const own = metadataStore.ownMethod(prototype, property)?.capabilities ?? [];
+    const others = own.filter((entry) => entry.capability.name !== recorded.capability.name);
+    metadataStore.writeMethod(prototype, property, memberKind, {
+      capabilities: Object.freeze([...others, Object.freeze(recorded)]),
+    });
   },
 
   /** Names decorated on exactly this prototype (methods, accessors and fields). */

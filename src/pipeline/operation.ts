@@ -8,6 +8,7 @@ import type { z } from "zod";
 import type { CompleteCallback, ListedResource } from "../metadata/definitions.js";
 import type { BudgetSpec, CacheSpec, PaginationSpec, ProjectionSpec, SpillSpec } from "../metadata/specs.js";
 import type { UriTemplate } from "../uri/uri-template.js";
+import type { Capability } from "./capability.js";
 import type { InterceptorRef } from "./interceptor.js";
 import type { ToolContext } from "./tool-context.js";
 
@@ -37,6 +38,8 @@ interface OperationBase {
   readonly spill: SpillSpec | undefined;
   /** Events emitted after a success (`@Invalidates`). */
   readonly invalidates: readonly string[];
+  /** The resolved spec of each capability the operation carries (read them with `specOf`). */
+  readonly capabilities: ReadonlyMap<Capability, unknown>;
   /** User interceptors of the class, then the method (`@UseInterceptors`), app-wide ones excluded. */
   readonly interceptors: readonly InterceptorRef[];
 }

@@ -132,7 +132,11 @@ export const McpFactory = {
         ),
       );
     }
-    const registry = buildRegistry(services, { stages, appBudget });
+    const registry = buildRegistry(services, {
+      stages,
+      appBudget,
+      services: { resolve: (token) => appContainer.resolve(token as InjectionToken<never>), logger },
+    });
     built = registry;
     // A URI a declared resource or template serves cannot be chosen for an ephemeral one.
     ephemeral.isDeclaredUri = (uri) => findDeclaredResource(registry, uri) !== undefined;

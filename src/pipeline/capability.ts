@@ -1,0 +1,113 @@
+import type { Logger } from "../logging/logger.js";
+import type { StageName } from "./order.js";
+import type { ToolContext } from "./tool-context.js";
+
+/** The kind of operation a capability decorates. */
+export type OperationKind = "tool" | "resource" | "prompt";
+
+/** The operation a capability decorates. */
+export interface CapabilityOperation {
+  /** `ArticlesService.listArticles`: name it in every error. */
+  readonly where: string;
+  readonly kind: OperationKind;
+  /** The tool's or prompt's name, or the resource's URI (template). */
+  readonly name: string;
+  readonly serviceClass: Function;
+  readonly property: string;
+}
+
+/** The operation a capability's options are resolved for, at start-up. */
+export interface CapabilityTarget extends CapabilityOperation {
+  /** Fails start-up with a message naming the operation, the decorator, the problem and the fix. */
+  fail(problem: string, fix: string): never;
+}
+
+/** What a capability's stage sees of one call. */
+export interface CapabilityCall {
+  readonly definition: CapabilityOperation;
+  /** The validated input (defaults applied). */
+  readonly input: unknown;
+  /** The arguments as the client sent them. */
+  readonly args: Readonly<Record<string, unknown>>;
+  /** The call's context: `owner`, `auth`, `sessionId`, `callId`, `signal`, `log`, … */
+  readonly ctx: ToolContext;
+  /** The URI read, for a resource. */
+  readonly uri: string | undefined;
+}
+
+/**
+ * A capability's stage for one operation: it runs around the rest of the call (`next()`),
+ * and may refuse it (throw: a tool answers `isError` with the message, a resource or prompt
+ * a JSON-RPC error), change what it answers, or let it through.
+ */
+export type CapabilityStageFunction = (call: CapabilityCall, next: () => Promise<unknown>) => Promise<unknown>;
+
+/** What a capability's stage may use when it is built: the app's container and logger. */
+export interface CapabilityServices {
+  /** Resolves a provider of the app's container (a class, or a DI token). */
+  resolve<T>(token: unknown): T;
+  readonly logger: Logger;
+}
+
+/** Where a capability's stage runs, and how it is made for one operation. */
+export interface CapabilityStage<Spec> {
+  /**
+   * The built-in stage it runs right after (inside it), from `PIPELINE_ORDER`. After
+   * `"interceptors"`, a stage guards cache hits and `next()` resolves to the shaped
+   * protocol result; after `"shape"`, it sees the handler's value on its way to shaping.
+   */
+  readonly after: StageName;
+  /** Makes the stage of one operation at start-up, or `undefined` when it does nothing there. */
+  create(spec: Spec, operation: CapabilityOperation, services: CapabilityServices): CapabilityStageFunction | undefined;
+}
+
+/**
+ * A capability: a behaviour that a decorator switches on for an operation, with its own
+ * option checks and its own pipeline stage. Built-in or the user's, it plugs in through this
+ * one interface; the kernel knows it only as such. Its decorator records the options (see
+ * `defineCapability`); the builder resolves them into a spec per operation at start-up
+ * (`resolve`, failing with a message that names the method), and the pipeline composer places
+ * its stage after the built-in stage it names.
+ *
+ * @example
+ * ```ts
+ * const audit: Capability<{ label: string }> = {
+ *   name: "audit",
+ *   decorator: "@Audit",
+ *   stage: {
+ *     after: "interceptors",
+ *     create: (spec, operation, { logger }) => async (call, next) => {
+ *       logger.info(`${spec.label}: ${operation.where} by ${call.ctx.owner}`);
+ *       return next();
+ *     },
+ *   },
+ * };
+ * ```
+ */
+export interface Capability<Options = unknown, Spec = Options> {
+  /** Unique among the capabilities of an app: it keys its metadata and its spec. */
+  readonly name: string;
+  /** The decorator as users write it, named in errors (`"@RateLimit"`). */
+  readonly decorator: string;
+  /** The operations it may decorate (default: tools, resources and prompts). */
+  readonly on?: readonly OperationKind[] | undefined;
+  /** Checks the recorded options and fills defaults; the options themselves when absent. */
+  resolve?(options: Options, target: CapabilityTarget): Spec;
+  readonly stage?: CapabilityStage<Spec> | undefined;
+}
+
+/**
+ * The resolved spec of `capability` on a built operation, or `undefined` when the operation
+ * does not carry it.
+ *
+ * @example
+ * ```ts
+ * const limit = specOf(definition, RateLimit.capability); // { limit: 5, windowMs: 60_000 } | undefined
+ * ```
+ */
+export function specOf<Spec>(
+  definition: { readonly capabilities: ReadonlyMap<Capability, unknown> },
+  capability: Capability<never, Spec>,
+): Spec | undefined {
+  return definition.capabilities.get(capability as Capability) as Spec | undefined;
+}
