@@ -18,7 +18,6 @@ export {
 } from "./decorators/define-capability.js";
 export { Ephemeral } from "./decorators/ephemeral.decorator.js";
 export type { HandlerDecorator, HandlerInput, TemplateVariables } from "./decorators/handler-input.js";
-export { Invalidates } from "./decorators/invalidates.decorator.js";
 export {
   type Constructor,
   McpModule,
@@ -49,6 +48,7 @@ export type { BusEvent, DeliveryChange, EventBus, EventListener } from "./events
 export { ExternalEventSource } from "./events/external-event-source.js";
 export { FileWatchSource, type FileWatchSourceOptions } from "./events/file-watch-source.js";
 export { InMemoryEventBus } from "./events/in-memory-event-bus.js";
+export { Invalidates } from "./events/invalidates.capability.js";
 export {
   type PgListenClient,
   PgNotifySource,
@@ -90,15 +90,15 @@ export {
   sharedHttpBodyCache,
 } from "./pagination/http-body-cache.js";
 export { type HttpByteSourceOptions, httpByteSource } from "./pagination/http-byte-source.js";
-export {
-  type Capability,
-  type CapabilityCall,
-  type CapabilityOperation,
-  type CapabilityServices,
-  type CapabilityStage,
-  type CapabilityStageFunction,
-  type CapabilityTarget,
-  type OperationKind,
+export type {
+  Capability,
+  CapabilityCall,
+  CapabilityOperation,
+  CapabilityServices,
+  CapabilityStage,
+  CapabilityStageFunction,
+  CapabilityTarget,
+  OperationKind,
 } from "./pipeline/capability.js";
 export {
   type InterceptedCall,
@@ -108,6 +108,7 @@ export {
   NextCalledTwiceError,
   type ProtocolResult,
 } from "./pipeline/interceptor.js";
+export type { StageName } from "./pipeline/order.js";
 export type {
   CreateResourceOptions,
   ResourceHandle,
@@ -115,7 +116,6 @@ export type {
   ResourceSlice,
 } from "./pipeline/resource-handle.js";
 export type { InputLimits } from "./pipeline/stages/measure-input.js";
-export type { StageName } from "./pipeline/order.js";
 export { MAX_TOKENS_META } from "./pipeline/token-limit.js";
 export type {
   AskOptions,

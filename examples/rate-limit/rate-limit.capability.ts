@@ -29,13 +29,10 @@ export const RateLimit = defineCapability({
   // Start-up checks: a bad declaration fails naming the method, not at the first call.
   resolve(options, target) {
     if (!Number.isInteger(options.limit) || options.limit < 1)
-      target.fail(
-        `the limit must be a whole number of calls, at least 1, not ${options.limit}`,
-        "e.g. @RateLimit(5)",
-      );
+      target.fail(`takes a whole number of calls of at least 1, not ${options.limit}`, "e.g. @RateLimit(5)");
     if (!Object.hasOwn(WINDOWS, options.per))
       target.fail(
-        `\`per\` must be one of ${Object.keys(WINDOWS).join(", ")}, not ${JSON.stringify(options.per)}`,
+        `takes \`per\` as one of ${Object.keys(WINDOWS).join(", ")}, not ${JSON.stringify(options.per)}`,
         'e.g. @RateLimit(5, { per: "minute" })',
       );
     return { limit: options.limit, per: options.per, windowMs: WINDOWS[options.per] };

@@ -96,7 +96,13 @@ export function commonFields(item: MemberToBuild, basics: OperationBasics) {
     pagination: basics.pagination,
     projection: basics.projection,
     capabilities: resolveCapabilities(
-      { where, kind: basics.kind, name: basics.uri ?? basics.name, serviceClass: item.serviceClass, property },
+      {
+        where,
+        kind: basics.kind,
+        name: basics.uri ?? basics.name,
+        serviceClass: item.serviceClass,
+        property,
+      },
       item.member.metadata,
     ),
     ...resolveSpecs({

@@ -1,7 +1,8 @@
 import { FrugalConfigError } from "../errors/config-error.js";
 import { metadataStore } from "../metadata/store.js";
+import type { CapabilityServices } from "../pipeline/capability.js";
 import { compose } from "../pipeline/compose.js";
-import type { Invocation, Stage } from "../pipeline/invocation.js";
+import type { Invocation } from "../pipeline/invocation.js";
 import type {
   OperationDefinition,
   PromptDefinition,
@@ -9,7 +10,6 @@ import type {
   ToolDefinition,
 } from "../pipeline/operation.js";
 import { PIPELINE_ORDER } from "../pipeline/order.js";
-import type { CapabilityServices } from "../pipeline/capability.js";
 import type { StageFactory } from "../pipeline/stage-factory.js";
 import type { MemberToBuild } from "./build-context.js";
 import { buildPrompt } from "./build-prompt.js";
@@ -133,7 +133,6 @@ function orphanDecorators(item: MemberToBuild): FrugalConfigError {
 const DECORATOR_OF_SLOT: Record<string, string> = {
   paginated: "Paginated",
   cached: "Cached",
-  invalidates: "Invalidates",
   budget: "Budget",
   ephemeral: "Ephemeral",
   interceptors: "UseInterceptors",

@@ -13,8 +13,8 @@ export interface NamedStage {
 /**
  * The operation's stages, outermost first, with each capability's stage placed right after
  * (inside) the built-in stage it names: after that stage when the operation has it, else
- * where it would have been. Capabilities placed at the same spot run in the order their
- * decorators were applied. A capability stage outside `shape` answers a tool's thrown error
+ * where it would have been. Capabilities placed at the same spot run in the order of their
+ * names, whatever the order of their decorators. A capability stage outside `shape` answers a tool's thrown error
  * as an `isError` result, as an interceptor's refusal is.
  */
 export function placeCapabilityStages(
@@ -24,9 +24,19 @@ export function placeCapabilityStages(
 ): Stage[] {
   const placed = builtIn.map((entry) => ({ rank: rankOf(entry.name), stage: entry.stage }));
   const { where, kind, serviceClass, property } = definition;
-  const operation: CapabilityOperation = { where, kind, name: operationName(definition), serviceClass, property };
+  const operation: CapabilityOperation = {
+    where,
+    kind,
+    name: operationName(definition),
+    serviceClass,
+    property,
+  };
+  // Capabilities at one place run in the order of their names: stacking order never matters.
+  const byName = [...definition.capabilities].sort(([a], [b]) =>
+    a.name < b.name ? -1 : a.name > b.name ? 1 : 0,
+  );
   let order = 0;
-  for (const [capability, spec] of definition.capabilities) {
+  for (const [capability, spec] of byName) {
     if (!capability.stage) continue;
     const created = capability.stage.create(spec, operation, services);
     if (!created) continue;
@@ -42,7 +52,11 @@ function rankOf(name: StageName): number {
   return PIPELINE_ORDER.indexOf(name);
 }
 
-function refusingAsToolError(definition: OperationDefinition, stage: Stage, services: CapabilityServices): Stage {
+function refusingAsToolError(
+  definition: OperationDefinition,
+  stage: Stage,
+  services: CapabilityServices,
+): Stage {
   if (definition.kind !== "tool") return stage;
   return async (invocation, next) => {
     try {

@@ -25,12 +25,12 @@ export function resolveCapabilities(
     const target: CapabilityTarget = {
       ...owner,
       fail(problem, fix) {
-        throw new FrugalConfigError(owner.where, `${capability.decorator}: ${problem}`, fix);
+        throw new FrugalConfigError(owner.where, `${capability.decorator} ${problem}`, fix);
       },
     };
     if (capability.on && !capability.on.includes(owner.kind)) {
       target.fail(
-        `it cannot decorate a ${owner.kind} (only ${capability.on.join(", ")})`,
+        `cannot decorate a ${owner.kind} (only ${capability.on.join(", ")})`,
         `remove ${capability.decorator} from this ${owner.kind}`,
       );
     }

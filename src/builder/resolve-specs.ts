@@ -49,7 +49,6 @@ export function resolveSpecs(context: SpecContext) {
     cache: "cached" in metadata ? resolveCache(context) : undefined,
     budget: resolveBudget(context),
     spill: metadata.ephemeral === undefined ? undefined : resolveSpill(context),
-    invalidates: resolveInvalidates(context),
     interceptors: [
       ...checkInterceptors(context.serviceClass.name, context.classMetadata.interceptors),
       ...checkInterceptors(context.where, metadata.interceptors),
@@ -172,20 +171,6 @@ function resolveSpill({ where, kind, name, metadata }: SpecContext): SpillSpec {
         : check.oneOf("`scope`", options.scope, ["owner", "global"] as const),
     preview: (options.preview as boolean | undefined) ?? true,
   });
-}
-
-function resolveInvalidates({ where, metadata }: SpecContext): readonly string[] {
-  const events = metadata.invalidates ?? [];
-  const check: OptionChecker = new OptionChecker(where, "@Invalidates");
-  for (const event of events) {
-    if (typeof event !== "string" || event === "") {
-      check.fail(
-        `takes non-empty event names, not ${describe(event)}`,
-        'pass event names, e.g. @Invalidates("articles.changed")',
-      );
-    }
-  }
-  return Object.freeze([...events]);
 }
 
 /** Interceptors must be classes with an `intercept` method; the container builds them. */

@@ -210,7 +210,6 @@ export interface MethodMetadata {
   prompt?: PromptOptions;
   paginated?: { stableKey: readonly string[]; options: PaginatedOptions };
   cached?: CachedOptions;
-  invalidates?: readonly string[];
   budget?: { tokens: number; options: BudgetOptions };
   ephemeral?: EphemeralOptions;
   /** `@UseInterceptors` on the method: interceptor classes, in the order given. */

@@ -36,8 +36,6 @@ interface OperationBase {
   readonly budget: BudgetSpec | undefined;
   /** Present under `@Ephemeral` (tools only). */
   readonly spill: SpillSpec | undefined;
-  /** Events emitted after a success (`@Invalidates`). */
-  readonly invalidates: readonly string[];
   /** The resolved spec of each capability the operation carries (read them with `specOf`). */
   readonly capabilities: ReadonlyMap<Capability, unknown>;
   /** User interceptors of the class, then the method (`@UseInterceptors`), app-wide ones excluded. */

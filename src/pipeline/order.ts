@@ -10,9 +10,8 @@
  * interceptors → decode cursor → cache lookup → handler → paginate → budget → spill →
  * shape the result". `project` (`@Project`, never with `@Paginated`, which projects its own
  * items) sits next to the handler, so what is counted and cached is the projection. Interceptors run after validation and before the cache, so they
- * guard cache hits too. `invalidate` (`@Invalidates`) sits inside them so that it sees the
- * final result: it emits only after a success (an interceptor's refusal emits nothing),
- * and before the response leaves.
+ * guard cache hits too. Capabilities (built in or the user's) place their stages after one
+ * of these (`Capability.stage.after`); several at one place run in the order of their names.
  *
  * A stage that does not apply to an operation (no `@Cached`, no `@Paginated`, …) is left
  * out when the pipeline is composed, so undecorated tools pay nothing for it.
@@ -20,7 +19,6 @@
 export const PIPELINE_ORDER = [
   "validate",
   "interceptors",
-  "invalidate",
   "decodeCursor",
   "cache",
   "shape",

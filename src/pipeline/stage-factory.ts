@@ -10,11 +10,11 @@ import type { StageName } from "./order.js";
  *
  * @example
  * ```ts
- * export function invalidateStage(bus: EventBus): StageFactory {
+ * export function validateStage(limits: InputLimits): StageFactory {
  *   return {
- *     name: "invalidate",
- *     create: (definition) => definition.invalidates.length === 0 ? undefined
- *       : async (invocation, next) => { const result = await next(); … return result; },
+ *     name: "validate",
+ *     create: (definition) => definition.inputSchema === undefined ? undefined
+ *       : async (invocation, next) => { invocation.input = check(invocation.args); return next(); },
  *   };
  * }
  * ```

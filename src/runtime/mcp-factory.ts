@@ -135,7 +135,12 @@ export const McpFactory = {
     const registry = buildRegistry(services, {
       stages,
       appBudget,
-      services: { resolve: (token) => appContainer.resolve(token as InjectionToken<never>), logger },
+      // Capabilities emit through the app's bus, which reports what it fails to deliver.
+      services: {
+        resolve: (token) =>
+          (token === EVENT_BUS ? events : appContainer.resolve(token as InjectionToken<never>)) as never,
+        logger,
+      },
     });
     built = registry;
     // A URI a declared resource or template serves cannot be chosen for an ephemeral one.

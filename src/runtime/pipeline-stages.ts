@@ -8,7 +8,6 @@ import type { EphemeralResources } from "../ephemeral/ephemeral-resources.js";
 import type { ResourceToolNames } from "../ephemeral/resource-tools.service.js";
 import { spillStage } from "../ephemeral/spill.stage.js";
 import type { EventBus } from "../events/event-bus.js";
-import { invalidateStage } from "../events/invalidate.stage.js";
 import type { Logger } from "../logging/logger.js";
 import type { AppMetrics } from "../metrics/app-metrics.js";
 import type { CursorCodec } from "../pagination/cursor-codec.js";
@@ -51,7 +50,6 @@ export function pipelineStages(deps: StageDeps): StageFactory[] {
   return [
     validateStage(deps.inputLimits),
     interceptorsStage(deps.appInterceptors, deps.interceptorOf, deps.logger),
-    invalidateStage(deps.bus, deps.logger),
     decodeCursorStage(deps.cursors, deps.clock),
     cacheStage(deps),
     shapeStage(deps.logger),

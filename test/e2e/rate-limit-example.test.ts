@@ -139,7 +139,7 @@ describe.runIf(available)("examples/rate-limit", () => {
     const badLimit = createTestClient(BadLimitModule);
     await expect(badLimit).rejects.toBeInstanceOf(FrugalConfigError);
     await expect(badLimit).rejects.toThrow(
-      "BadLimitService.run: @RateLimit: the limit must be a whole number of calls, at least 1, not 0. Fix: e.g. @RateLimit(5).",
+      "BadLimitService.run: @RateLimit takes a whole number of calls of at least 1, not 0. Fix: e.g. @RateLimit(5).",
     );
 
     @McpService()
@@ -153,7 +153,7 @@ describe.runIf(available)("examples/rate-limit", () => {
     @McpModule({ services: [BadWindowService] })
     class BadWindowModule {}
     await expect(createTestClient(BadWindowModule)).rejects.toThrow(
-      'BadWindowService.run: @RateLimit: `per` must be one of second, minute, hour, not "day"',
+      'BadWindowService.run: @RateLimit takes `per` as one of second, minute, hour, not "day"',
     );
 
     const ToolsOnly = defineCapability({
@@ -173,7 +173,7 @@ describe.runIf(available)("examples/rate-limit", () => {
     @McpModule({ services: [PromptService] })
     class PromptModule {}
     await expect(createTestClient(PromptModule)).rejects.toThrow(
-      "PromptService.greet: @ToolsOnly: it cannot decorate a prompt (only tool)",
+      "PromptService.greet: @ToolsOnly cannot decorate a prompt (only tool)",
     );
   });
 
