@@ -1,6 +1,5 @@
 import type { InjectionToken } from "tsyringe";
 import type { Clock } from "./clock/clock.js";
-import type { EventBus } from "./events/event-bus.js";
 import type { Logger } from "./logging/logger.js";
 
 /**
@@ -14,8 +13,7 @@ import type { Logger } from "./logging/logger.js";
  * ```
  */
 export const CLOCK: InjectionToken<Clock> = Symbol.for("frugal-mcp.CLOCK");
-/** The event bus that carries invalidation and custom events (`InMemoryEventBus` by default). */
-export const EVENT_BUS: InjectionToken<EventBus> = Symbol.for("frugal-mcp.EVENT_BUS");
+export { EVENT_BUS } from "./events/event-bus.js";
 /** Where the framework writes its own diagnostics (stderr by default, never stdout). */
 export const LOGGER: InjectionToken<Logger> = Symbol.for("frugal-mcp.LOGGER");
 /** Storage of ephemeral resources. */

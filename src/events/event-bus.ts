@@ -1,3 +1,4 @@
+import type { InjectionToken } from "tsyringe";
 /** A named event with an optional payload (`{ site: "a" }`). */
 export interface BusEvent {
   name: string;
@@ -32,3 +33,15 @@ export interface EventBus {
   /** Releases connections and timers; the app calls it when it closes. */
   close?(): Promise<void>;
 }
+
+/**
+ * The DI token of the event bus that carries invalidation and custom events
+ * (`InMemoryEventBus` by default). Defined beside its interface so `events/` needs no import
+ * of the token file; `tokens.ts` re-exports it with the others.
+ *
+ * @example
+ * ```ts
+ * providers: [{ provide: EVENT_BUS, useValue: new RedisEventBus({ url: process.env.REDIS_URL }) }]
+ * ```
+ */
+export const EVENT_BUS: InjectionToken<EventBus> = Symbol.for("frugal-mcp.EVENT_BUS");

@@ -16,7 +16,7 @@
  * A stage that does not apply to an operation (no `@Cached`, no `@Paginated`, …) is left
  * out when the pipeline is composed, so undecorated tools pay nothing for it.
  */
-export const PIPELINE_ORDER = [
+export const PIPELINE_ORDER: readonly StageName[] = [
   "validate",
   "interceptors",
   "decodeCursor",
@@ -26,7 +26,16 @@ export const PIPELINE_ORDER = [
   "budget",
   "paginate",
   "project",
-] as const;
+];
 
-/** The name of one pipeline stage. */
-export type StageName = (typeof PIPELINE_ORDER)[number];
+/** The name of one built-in pipeline stage: what a capability's stage is placed after. */
+export type StageName =
+  | "validate"
+  | "interceptors"
+  | "decodeCursor"
+  | "cache"
+  | "shape"
+  | "spill"
+  | "budget"
+  | "paginate"
+  | "project";
