@@ -22,6 +22,7 @@ import type {
 } from "../../pipeline/tool-context.js";
 import { ANONYMOUS_RESOURCES_REFUSED, serverRequestRefused } from "../registrar-2025/stateless-session.js";
 import { levelPasses, type Session } from "../session.js";
+import { callIdOf } from "./call-id.js";
 import { INPUT_KEY_OPTION, isReplayed } from "./client-questions.js";
 import { envelopeOf } from "./request-envelope.js";
 
@@ -103,6 +104,10 @@ export class CallContext implements ToolContext {
 
   get auth() {
     return this.extra.authInfo;
+  }
+
+  get callId(): string {
+    return callIdOf(this.extra);
   }
 
   get requestId() {
