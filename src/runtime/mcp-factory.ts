@@ -127,7 +127,13 @@ export const McpFactory = {
     if (withResourceTools) {
       services.push(
         resourceToolsService(
-          new EphemeralResourceTools(ephemeral, counter, appBudget, declaredResourceReader(builtRegistry)),
+          new EphemeralResourceTools(
+            ephemeral,
+            counter,
+            appBudget,
+            declaredResourceReader(builtRegistry),
+            clock,
+          ),
           resourceTools,
         ),
       );
