@@ -1,5 +1,4 @@
 import type { ReadResourceResult } from "@modelcontextprotocol/sdk/types.js";
-import { z } from "zod";
 import type { Clock } from "../clock/clock.js";
 import { isProtocolError } from "../errors/protocol-errors.js";
 import type { ResourceSlice } from "../pipeline/resource-handle.js";
@@ -9,7 +8,6 @@ import { toolError } from "../results/tool-error.js";
 import type { StoredResourceMeta } from "../storage/storage.js";
 import { fitPrefix } from "../tokenizer/fit-prefix.js";
 import type { TokenCounter } from "../tokenizer/token-counter.js";
-import { MAX_URI_LENGTH } from "../uri/uri-limits.js";
 import { declaredContent, declaredValue } from "./declared-content.js";
 import type { StoredContent } from "./entry-reader.js";
 import type { EphemeralResources } from "./ephemeral-resources.js";
@@ -31,50 +29,6 @@ const READ_AHEAD_BYTES = 256 * 1024;
  * never reads, parses and measures megabytes that its budget could not hold anyway.
  */
 const READ_AHEAD_BYTES_PER_TOKEN = 16;
-
-/** A URI to read or search: at most `MAX_URI_LENGTH` characters, refused by name beyond. */
-const uriInput = z
-  .string()
-  .max(MAX_URI_LENGTH, `a resource URI may be at most ${MAX_URI_LENGTH} characters; shorten it`)
-  .describe(
-    "The URI of any resource you may read (an ephemeral:// link, a static resource, a template instance).",
-  );
-
-/** Inputs of `read_resource`. */
-export const readResourceInput = {
-  uri: uriInput,
-  offset: z.number().int().min(0).optional().describe("First item, line or byte (default 0)."),
-  limit: z
-    .number()
-    .int()
-    .min(1)
-    .max(MAX_BYTE_SLICE)
-    .optional()
-    .describe("Most items, lines or bytes (default: as many as the token budget allows)."),
-};
-
-/** Inputs of `search_resource`. */
-export const searchResourceInput = {
-  uri: uriInput,
-  pattern: z.string().min(1).max(1000).describe("Text to find (literal unless regex is true)."),
-  regex: z.boolean().default(false).describe("Treat the pattern as an RE2 regular expression."),
-  ignoreCase: z.boolean().default(false),
-  offset: z
-    .number()
-    .int()
-    .min(0)
-    .optional()
-    .describe(
-      "Item or line to start from: the nextOffset of a previous search. One call searches a bounded part of a large resource; while hasMore is true, search again from nextOffset, even when no match was found yet.",
-    ),
-  limit: z
-    .number()
-    .int()
-    .min(1)
-    .max(500)
-    .default(100)
-    .describe("Most matches to return (default 100; fewer when the token budget is reached)."),
-};
 
 /**
  * Reads a declared resource (static, or a template instance) for the caller through its
