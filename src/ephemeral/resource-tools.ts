@@ -5,6 +5,7 @@ import type { ResourceSlice } from "../pipeline/resource-handle.js";
 import { DEFAULT_TOKEN_LIMIT, tokenLimit } from "../pipeline/token-limit.js";
 import type { ToolContext } from "../pipeline/tool-context.js";
 import { toolError } from "../results/tool-error.js";
+import { withToolText } from "../results/tool-text.js";
 import type { StoredResourceMeta } from "../storage/storage.js";
 import { fitPrefix } from "../tokenizer/fit-prefix.js";
 import type { TokenCounter } from "../tokenizer/token-counter.js";
@@ -101,14 +102,15 @@ export class EphemeralResourceTools {
       const readAhead =
         meta.kind !== "bytes"
           ? Math.max(READ_AHEAD_BYTES, budget * READ_AHEAD_BYTES_PER_TOKEN)
-          : input.limit === undefined
-            ? READ_AHEAD_BYTES
-            : MAX_BYTE_SLICE;
+          : MAX_BYTE_SLICE;
       slice = await readSlice(content, meta, input.offset ?? 0, wanted, readAhead);
     } catch (error) {
       if (error instanceof RangeError) return toolError(error.message);
       throw error;
     }
+    // A byte chunk: its bytes travel once (base64 in structuredContent) and the model reads
+    // one line, so up to 512 KiB fit any budget, as byte-chunk tools answer.
+    if (meta.kind === "bytes") return withToolText(slice, describeByteSlice(slice));
     const fitted = await fitPrefix(
       slice.count,
       (n) => JSON.stringify(shortenSlice(slice, n)),
@@ -258,6 +260,14 @@ export class EphemeralResourceTools {
   private budgetOf(ctx: ToolContext): number {
     return tokenLimit(this.appBudget ?? DEFAULT_TOKEN_LIMIT, ctx.meta) ?? DEFAULT_TOKEN_LIMIT;
   }
+}
+
+/** The one line a byte slice says in text, worded as byte chunks are. */
+function describeByteSlice(slice: ResourceSlice): string {
+  const where = `${slice.count} bytes at offset ${slice.offset} of ${slice.total}`;
+  return slice.nextOffset === null
+    ? `${where}; this is the last chunk`
+    : `${where}; next offset ${slice.nextOffset}`;
 }
 
 /** What an answer read from a walk that stopped early says: that it is partial, and how to go on. */

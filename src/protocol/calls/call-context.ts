@@ -13,6 +13,7 @@ import {
 import type { EventBus } from "../../events/event-bus.js";
 import type { CallState } from "../../pipeline/invocation.js";
 import type { ResourceHandle } from "../../pipeline/resource-handle.js";
+import { SLICED_READ } from "../../pipeline/token-limit.js";
 import type {
   AskOptions,
   McpLog,
@@ -58,6 +59,8 @@ export class CallContext implements ToolContext {
   private unlink: (() => void) | undefined;
   private logger: McpLog | undefined;
   private resourceHandle: ResourceHandle | undefined;
+  /** Set on a read made for a tool that slices what it reads itself (see `nested`). */
+  private slicedMeta: Readonly<Record<string, unknown>> | undefined;
 
   constructor(
     state: CallState,
@@ -75,11 +78,12 @@ export class CallContext implements ToolContext {
   /**
    * The context of a call made on behalf of `outer` (the resource tools reading a declared
    * resource): same session, request, owner and bus, its own call state. A static method,
-   * so it reaches the private state without putting anything on `ToolContext`.
+   * so it reaches the private state without putting anything on `ToolContext`. Its `meta`
+   * marks the read as sliced (`SLICED_READ`): the tool holds each slice to its own budget.
    */
   static nested(outer: ToolContext, state: CallState, operation: string): CallContext {
     if (!(outer instanceof CallContext)) throw new TypeError("not a frugal-mcp call context");
-    return new CallContext(
+    const nested = new CallContext(
       state,
       outer.session,
       outer.extra,
@@ -88,6 +92,8 @@ export class CallContext implements ToolContext {
       operation,
       outer.makeResourceHandle,
     );
+    nested.slicedMeta = Object.freeze({ ...outer.meta, [SLICED_READ]: true });
+    return nested;
   }
 
   get resources(): ResourceHandle {
@@ -115,7 +121,7 @@ export class CallContext implements ToolContext {
   }
 
   get meta(): Readonly<Record<string, unknown>> {
-    return this.extra._meta ?? NO_META;
+    return this.slicedMeta ?? this.extra._meta ?? NO_META;
   }
 
   get page(): PageContext | undefined {
