@@ -5,7 +5,12 @@ import { type OperationDefinition, operationName } from "../pipeline/operation.j
 import { isErrorResult, Oversized, ResultPage } from "../pipeline/outcomes.js";
 import { shapeResult } from "../pipeline/shape-result.js";
 import type { StageFactory } from "../pipeline/stage-factory.js";
-import { DEFAULT_TOKEN_LIMIT, requestedTokenLimit, tokenLimit } from "../pipeline/token-limit.js";
+import {
+  DEFAULT_TOKEN_LIMIT,
+  isSlicedRead,
+  requestedTokenLimit,
+  tokenLimit,
+} from "../pipeline/token-limit.js";
 import type { TokenCounter } from "../tokenizer/token-counter.js";
 import { countResult } from "./count-result.js";
 import { fitPage } from "./fit-page.js";
@@ -16,6 +21,11 @@ export interface BudgetStageDeps {
   readonly counter: TokenCounter;
   readonly metrics: AppMetrics;
   readonly logger: Logger;
+  /**
+   * The tool that reads any resource in slices held to the budget (`read_resource`), when
+   * the app has it: a resource over its budget is refused with a hint that points to it.
+   */
+  readonly readTool?: string | undefined;
 }
 
 /**
@@ -60,7 +70,14 @@ function budgetFor(definition: OperationDefinition, deps: BudgetStageDeps): Stag
       return value;
     }
     if (spills && !mustError) return new Oversized(value, counted.tokens, budget);
-    const exceeded = budgetExceeded(definition, counted.tokens, budget, invocation.uri, counted.estimated);
+    const exceeded = budgetExceeded(
+      definition,
+      counted.tokens,
+      budget,
+      invocation.uri,
+      counted.estimated,
+      deps.readTool,
+    );
     logger.debug(`${name}: result over budget`, exceeded);
     if (definition.kind === "tool") return budgetExceededResult(exceeded);
     throw budgetExceededError(exceeded);
@@ -68,6 +85,8 @@ function budgetFor(definition: OperationDefinition, deps: BudgetStageDeps): Stag
 
   return (invocation, next) => {
     const { meta } = invocation.ctx;
+    // A read for a tool that slices what it reads to its own budget (the cache keys it apart).
+    if (isSlicedRead(meta)) return next();
     // The common case (no budget, no per-call limit) must cost nothing: no allocation, no
     // counting, not even a wait for the result (this stage is on every visible call's path).
     if (declared === undefined && !spills && requestedTokenLimit(meta) === undefined) return next();

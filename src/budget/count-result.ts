@@ -1,7 +1,7 @@
 import type { TokenCount, TokenCounter } from "../tokenizer/token-counter.js";
 import { type CountedText, extrapolate } from "./extrapolate.js";
 
-/** Tokens charged for an image, an audio clip or a binary blob, which a model does not read as text. */
+/** Tokens charged for an image or an audio clip, which a model does not read as text. */
 export const MEDIA_TOKENS = 1000;
 
 /** What `countResult` answers. */
@@ -14,7 +14,9 @@ export interface ResultCount extends TokenCount {
  * Counts what a model reads of a shaped result, stopping once `limit` is passed:
  * text blocks and `resource_link`s of a tool result (its `structuredContent` only when
  * there is no text, since a page's text already carries it), text contents of a resource
- * read, and prompt messages; images, audio and blobs count `MEDIA_TOKENS` each.
+ * read, and prompt messages; images and audio count `MEDIA_TOKENS` each; a resource's binary
+ * content (a blob) counts by its size, as its base64 text, so a large one is never waved
+ * through as a flat amount.
  *
  * Within the limit, `tokens` is what was counted. Over it, `tokens` is the size of the
  * whole result: exact when every part was counted, else extrapolated from what was
@@ -111,7 +113,8 @@ function* blockParts(block: unknown): Generator<string | number> {
 
 function* resourceParts(item: unknown): Generator<string | number> {
   if (typeof item !== "object" || item === null) return;
-  const { text } = item as { text?: unknown };
+  const { text, blob } = item as { text?: unknown; blob?: unknown };
   if (typeof text === "string") yield text;
+  else if (typeof blob === "string") yield blob;
   else yield MEDIA_TOKENS;
 }

@@ -28,16 +28,27 @@ export function budgetExceeded(
   uri?: string,
   /** `tokens` was extrapolated, not counted to the end. */
   estimated = false,
+  /** The tool that reads a resource in slices (`read_resource`), when the app has it. */
+  readTool?: string,
 ): BudgetExceeded {
   const name = definition.kind === "resource" ? (uri ?? definition.uri) : definition.name;
+  const narrow = hintFor(definition);
   return {
     error: "OUTPUT_BUDGET_EXCEEDED",
     tool: name,
     tokens,
     ...(estimated ? { estimated: true as const } : {}),
     budget,
-    hint: hintFor(definition),
+    hint:
+      definition.kind === "resource" && readTool !== undefined
+        ? [narrow, sliceHint(name, readTool, narrow !== undefined)].filter(Boolean).join(" ")
+        : (narrow ?? "The result is too large for the budget and this call has no inputs to narrow it."),
   };
+}
+
+/** How to read a resource over its budget anyway: in slices (byte chunks for binary content). */
+function sliceHint(uri: string, readTool: string, after: boolean): string {
+  return `${after ? "Or read" : "Read"} it in slices with ${readTool}({ uri: ${JSON.stringify(uri)}, offset: 0 }), going on from each slice's nextOffset (binary content comes in byte chunks of at most 512 KiB).`;
 }
 
 /** A tool's answer: `isError`, the object as `structuredContent` and as its only text block. */
@@ -57,7 +68,7 @@ export function budgetExceededError(exceeded: BudgetExceeded) {
   );
 }
 
-function hintFor(definition: OperationDefinition): string {
+function hintFor(definition: OperationDefinition): string | undefined {
   const inputs = Object.keys(definition.inputSchema?.shape ?? {}).filter((name) => name !== "cursor");
   const paged = ["limit", "fields"].filter((name) => inputs.includes(name));
   const filters = inputs.filter((name) => !paged.includes(name));
@@ -65,7 +76,6 @@ function hintFor(definition: OperationDefinition): string {
     ...paged.map((name) => (name === "limit" ? "a smaller `limit`" : "fewer `fields`")),
     ...(filters.length > 0 ? [`narrower ${filters.map((f) => `\`${f}\``).join(", ")}`] : []),
   ];
-  if (parts.length === 0)
-    return "The result is too large for the budget and this call has no inputs to narrow it.";
+  if (parts.length === 0) return undefined;
   return `Call again with ${parts.join(", or ")} to get a smaller result.`;
 }

@@ -44,11 +44,14 @@ const EPHEMERAL_OPTIONS = Object.keys({
 /** The resolved specs of the behaviour decorators (`@Cached`, `@Budget`, `@Ephemeral`, …) of one operation. */
 export function resolveSpecs(context: SpecContext) {
   const { metadata } = context;
+  // `@Cached()` records an undefined slot: the slot being there is what counts, so the check refuses it.
+  const cache = "cached" in metadata ? resolveCache(context) : undefined;
+  const spill = metadata.ephemeral === undefined ? undefined : resolveSpill(context);
+  if (cache && spill) refuseCachedSpill(context.where);
   return {
-    // `@Cached()` records an undefined slot: the slot being there is what counts, so the check refuses it.
-    cache: "cached" in metadata ? resolveCache(context) : undefined,
+    cache,
     budget: resolveBudget(context),
-    spill: metadata.ephemeral === undefined ? undefined : resolveSpill(context),
+    spill,
     interceptors: [
       ...checkInterceptors(context.serviceClass.name, context.classMetadata.interceptors),
       ...checkInterceptors(context.where, metadata.interceptors),
@@ -75,6 +78,18 @@ function resolveCache({ where, kind, metadata }: SpecContext): CacheSpec {
   }
   for (const [index, rule] of invalidateOn.entries()) checkRule(check, rule, index);
   return Object.freeze({ ttl, scope, invalidateOn: Object.freeze([...invalidateOn]) });
+}
+
+/**
+ * A stored result is answered with a link to a resource that expires, and such answers are
+ * never cached: `@Cached` would silently miss on every large result (and on every result with
+ * `when: "always"`), so the pair is refused rather than left to look like a cache.
+ */
+function refuseCachedSpill(where: string): never {
+  return new OptionChecker(where, "@Cached").fail(
+    "cannot be combined with @Ephemeral: a result @Ephemeral stores is answered with a link to a resource that expires, and such answers are never cached, so the handler would run again on every call",
+    "remove @Cached (the stored resource is already read again through its link, with read_resource and search_resource), or remove @Ephemeral to cache results that fit the budget (@Paginated pages a large one)",
+  );
 }
 
 function checkRule(check: OptionChecker, rule: unknown, index: number): asserts rule is InvalidationRule {

@@ -2,7 +2,7 @@ import * as crypto from "node:crypto";
 import { createHash } from "node:crypto";
 import { canonicalJson } from "../common/canonical-json.js";
 import type { Invocation } from "../pipeline/invocation.js";
-import { requestedTokenLimit } from "../pipeline/token-limit.js";
+import { isSlicedRead, requestedTokenLimit } from "../pipeline/token-limit.js";
 
 /**
  * The cache key of a call: service and method, the canonical input (key order and
@@ -17,8 +17,9 @@ export function cacheKey(namespace: string, invocation: Invocation, owner: strin
     invocation.identity,
     owner,
     // A client that lowered the budget of this call may get a shorter page or an error:
-    // that answer must not be served to calls with the normal budget, nor the reverse.
-    requestedTokenLimit(invocation.ctx.meta) ?? null,
+    // that answer must not be served to calls with the normal budget, nor the reverse. A
+    // read that a tool slices itself holds the whole value: never served to anyone else.
+    requestedTokenLimit(invocation.ctx.meta) ?? (isSlicedRead(invocation.ctx.meta) ? "sliced" : null),
   ]);
   return `${namespace}:${sha256(material)}`;
 }

@@ -18,13 +18,27 @@ export interface DeclaredContent {
  * the content does.
  */
 export function declaredContent(uri: string, result: ReadResourceResult): DeclaredContent {
-  const first = result.contents.find((c) => c.uri === uri) ?? result.contents[0];
-  if (!first) throw new RangeError(`${uri} has no content to read`);
+  const first = firstContent(uri, result);
   const mimeType = first.mimeType;
   const value =
     "blob" in first && typeof first.blob === "string"
       ? Buffer.from(first.blob, "base64")
       : textValue(first, mimeType);
+  return declaredValue(uri, value, mimeType);
+}
+
+/** The content block of `uri` in a read result (else its first one); a RangeError when there is none. */
+export function firstContent(
+  uri: string,
+  result: ReadResourceResult,
+): ReadResourceResult["contents"][number] {
+  const first = result.contents.find((c) => c.uri === uri) ?? result.contents[0];
+  if (!first) throw new RangeError(`${uri} has no content to read`);
+  return first;
+}
+
+/** A value read from a declared resource (the items of its pages, say), readable like a stored one. */
+export function declaredValue(uri: string, value: unknown, mimeType: string | undefined): DeclaredContent {
   const encoded = encodeContent(value, mimeType);
   const version = Number.parseInt(
     createHash("sha256").update(encoded.content).digest("hex").slice(0, 12),
@@ -52,7 +66,7 @@ export function declaredContent(uri: string, result: ReadResourceResult): Declar
 }
 
 /** JSON text is parsed (arrays are read by item, objects pretty-printed); other text stays text. */
-function textValue(content: object, mimeType: string | undefined): unknown {
+export function textValue(content: object, mimeType: string | undefined): unknown {
   const text = "text" in content && typeof content.text === "string" ? content.text : "";
   if (mimeType === "application/json" || mimeType?.endsWith("+json")) {
     try {

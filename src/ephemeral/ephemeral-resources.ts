@@ -71,6 +71,8 @@ export class EphemeralResources {
     private readonly logger: Logger,
     readonly settings: EphemeralSettings = {},
   ) {
+    // Storage that expires by itself (Redis TTLs) counts from the clock expiresAt is on.
+    storage.useClock?.(clock);
     const onDeleted = (owner: string | null) => this.onListChanged(owner);
     this.quota = storage.usage
       ? new SharedQuota(storage.usage, storage, clock, logger, settings, onDeleted)

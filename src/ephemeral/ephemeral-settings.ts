@@ -32,6 +32,14 @@ export interface EphemeralSettings {
    * in slices with the resource tools, so no single response holds hundreds of megabytes.
    */
   maxReadBytes?: number | undefined;
+  /**
+   * Items the resource tools read at most when they walk a paginated declared resource's
+   * pages (default 100,000; whole pages, so the walk stops after the page that reaches it).
+   * A walk that stops early says so (`partial: true`) and names the URI to go on with.
+   */
+  maxWalkItems?: number | undefined;
+  /** Milliseconds such a walk takes at most, on the app's clock (default 2,000). */
+  maxWalkMs?: number | undefined;
 }
 
 /**
@@ -42,6 +50,7 @@ export const EPHEMERAL_DEFAULTS = Object.freeze({
   defaultTtlMs: 24 * 60 * 60 * 1000,
   maxBytesPerOwner: 256 * 1024 * 1024,
   maxTotalBytes: 2 * 1024 * 1024 * 1024,
+  maxReadBytes: 16 * 1024 * 1024,
 });
 
 /**

@@ -1,5 +1,6 @@
 import { type DeclaredService, declareTool } from "../builder/declared-service.js";
-import { EphemeralResourceTools, readResourceInput, searchResourceInput } from "./resource-tools.js";
+import { readResourceInput, searchResourceInput } from "./resource-tool-inputs.js";
+import { EphemeralResourceTools } from "./resource-tools.js";
 
 /** Names of the built-in resource tools (configurable, so they can avoid a user's own names). */
 export interface ResourceToolNames {

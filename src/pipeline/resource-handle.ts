@@ -71,7 +71,7 @@ export interface ResourceSlice {
  * @example
  * ```ts
  * const report = await ctx.resources.create(rows, { name: "Q3 report", ttl: 600_000 });
- * const cached = await ctx.resources.create(hits, { uri: `results://search/${digest}` });
+ * const hits = await ctx.resources.create(found, { uri: `results://search/${ctx.callId}` });
  * return [resourceLink({ uri: report.uri, name: report.name }), text(`${report.total} rows stored`)];
  * ```
  */

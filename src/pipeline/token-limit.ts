@@ -3,6 +3,18 @@ import type { OperationDefinition } from "./operation.js";
 /** The `_meta` key through which a client lowers the budget of one call. */
 export const MAX_TOKENS_META = "frugal/maxTokens";
 
+/**
+ * Marks the `meta` of a resource read made for a tool that holds what it reads to its own
+ * budget, slice by slice (`read_resource`): the resource's own budget lets the whole value
+ * through to that tool, never to a client. A symbol, so no request can carry it.
+ */
+export const SLICED_READ: unique symbol = Symbol("frugal.slicedRead");
+
+/** True for the `meta` of a read that a tool slices itself (see `SLICED_READ`). */
+export function isSlicedRead(meta: Readonly<Record<string, unknown>>): boolean {
+  return (meta as Record<symbol, unknown>)[SLICED_READ] === true;
+}
+
 /** The budget of reads and spills when nothing declares one. */
 export const DEFAULT_TOKEN_LIMIT = 2000;
 

@@ -45,7 +45,16 @@ export interface ToolContext {
    * stop a handler that ignores it; `app.close()` names such handlers in a warning.
    */
   readonly signal: AbortSignal;
-  /** The JSON-RPC id of this request. */
+  /**
+   * This call's id: a random UUID, unique across every session and instance, and the same on
+   * every input-required round of one 2026-07-28 request. Name what a call stores after it
+   * (`results://search/${ctx.callId}`), not after `requestId`.
+   */
+  readonly callId: string;
+  /**
+   * The JSON-RPC id of this request: unique within its session only (two clients of one
+   * principal send the same ids). Use `callId` to name what a call stores.
+   */
   readonly requestId: string | number;
   /** The request's `_meta`, as sent by the client. */
   readonly meta: Readonly<Record<string, unknown>>;

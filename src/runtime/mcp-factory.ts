@@ -35,7 +35,7 @@ import { acquireAll, awaitReady } from "./lifecycle.js";
 import { McpApp } from "./mcp-app.js";
 import { collectModuleGraph } from "./module-graph.js";
 import { pipelineStages } from "./pipeline-stages.js";
-import { declaresEphemeral, usesBudgets, usesPagination } from "./registry-facts.js";
+import { budgetsResources, declaresEphemeral, usesBudgets, usesPagination } from "./registry-facts.js";
 
 /**
  * Builds apps from modules.
@@ -88,6 +88,12 @@ export const McpFactory = {
       read: options.ephemeral?.readToolName ?? "read_resource",
       search: options.ephemeral?.searchToolName ?? "search_resource",
     };
+    // The tools that read any resource in slices: for stored results, and for declared
+    // resources a budget may refuse whole (the refusal points to them).
+    const withResourceTools =
+      options.ephemeral?.tools === true ||
+      declaresEphemeral(graph.services) ||
+      budgetsResources(graph.services, appBudget);
     const metrics = new AppMetrics();
     const flights = new SingleFlight();
     const trust = new CacheTrust();
@@ -114,6 +120,7 @@ export const McpFactory = {
       counter,
       resources: ephemeral,
       resourceTools,
+      readTool: withResourceTools ? resourceTools.read : undefined,
     });
 
     // The resource tools read declared resources through the registry they are part of.
@@ -123,11 +130,16 @@ export const McpFactory = {
       return built;
     };
     const services: Array<ResolvedService | DeclaredService> = resolveServices(appContainer, graph.services);
-    const withResourceTools = options.ephemeral?.tools === true || declaresEphemeral(graph.services);
     if (withResourceTools) {
       services.push(
         resourceToolsService(
-          new EphemeralResourceTools(ephemeral, counter, appBudget, declaredResourceReader(builtRegistry)),
+          new EphemeralResourceTools(
+            ephemeral,
+            counter,
+            appBudget,
+            declaredResourceReader(builtRegistry),
+            clock,
+          ),
           resourceTools,
         ),
       );

@@ -39,6 +39,8 @@ export interface StageDeps {
   readonly counter: TokenCounter;
   readonly resources: EphemeralResources;
   readonly resourceTools: ResourceToolNames;
+  /** The name of the slice-reading tool when the app registers it (budget refusals point to it). */
+  readonly readTool: string | undefined;
 }
 
 /**

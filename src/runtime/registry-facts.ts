@@ -1,5 +1,6 @@
 import type { Registry } from "../builder/registry.js";
 import { scanService } from "../builder/scan-service.js";
+import { metadataStore } from "../metadata/store.js";
 import type { OperationDefinition } from "../pipeline/operation.js";
 
 /** Every operation of a registry, whatever its kind. */
@@ -20,6 +21,21 @@ export function usesBudgets(registry: Registry): boolean {
 /** Whether anything is paginated (so a missing cursor secret deserves a warning). */
 export function usesPagination(registry: Registry): boolean {
   return allDefinitions(registry).some((d) => d.pagination !== undefined);
+}
+
+/**
+ * Whether some declared resource is held to a budget (the app's, its class's or its own),
+ * read from metadata before anything is built: one over it is refused whole, so the app
+ * needs the tool that reads it in slices.
+ */
+export function budgetsResources(services: readonly Function[], appBudget: number | undefined): boolean {
+  return services.some((service) => {
+    const budgeted = appBudget !== undefined || metadataStore.service(service)?.budget !== undefined;
+    return scanService(service).some(
+      (member) =>
+        member.metadata.resource !== undefined && (budgeted || member.metadata.budget !== undefined),
+    );
+  });
 }
 
 /** Whether some service method is `@Ephemeral`, read from metadata before anything is built. */

@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { type Clock, SystemClock } from "../clock/clock.js";
 import {
   closeRedis,
   connectRedis,
@@ -90,8 +91,9 @@ interface PendingUndo {
  * the same connection (and again until Redis answers); and if even the lookup before a
  * write fails, nothing is written.
  *
- * The TTL is computed from `Date.now()`, so it follows the wall clock even if the app's
- * `CLOCK` is a test clock. Use a Redis whose eviction policy cannot drop these keys
+ * The TTLs count the time left until `expiresAt` on the app's `CLOCK` (`useClock`, which the
+ * app calls; the wall clock until then), so a `ManualClock` in tests keeps a resource for
+ * its TTL, whatever date it shows. Use a Redis whose eviction policy cannot drop these keys
  * (`noeviction` or `volatile-*` with room to spare): an evicted blob makes its resource
  * unreadable.
  *
@@ -106,6 +108,8 @@ export class RedisStorage implements ResourceStorage {
   private readonly chunkBytes: number;
   private readonly undos = new Map<string, PendingUndo>();
   private undoTimer: NodeJS.Timeout | undefined;
+  /** The clock `expiresAt` is on: the app's, once it calls `useClock`. */
+  private clock: Clock = new SystemClock();
   /** Byte usage shared by every instance on this Redis and prefix. */
   readonly usage: SharedUsage;
   // The same ledger, typed for `forget`, which only this storage calls (on delete).
@@ -119,17 +123,21 @@ export class RedisStorage implements ResourceStorage {
     this.prefix = options.prefix ?? "frugal:res:";
     this.chunkBytes = options.chunkBytes ?? 4 * 1024 * 1024;
     const ledger = (name: string) => `${this.prefix}u:${hashTag(this.prefix)}:${name}`;
-    this.usage = this.ledger = new RedisUsage(this.connection, [
-      ledger("records"),
-      ledger("expiries"),
-      ledger("creators"),
-      ledger("total"),
-    ]);
+    this.usage = this.ledger = new RedisUsage(
+      this.connection,
+      [ledger("records"), ledger("expiries"), ledger("creators"), ledger("total")],
+      () => this.clock.now(),
+    );
     if (!Number.isSafeInteger(this.chunkBytes) || this.chunkBytes < 1024) {
       throw new StorageError(
         `RedisStorage chunkBytes must be an integer of at least 1024, not ${this.chunkBytes}`,
       );
     }
+  }
+
+  /** Counts TTLs from `clock` (the app's `CLOCK`; the app calls this before its first write). */
+  useClock(clock: Clock): void {
+    this.clock = clock;
   }
 
   /** Connects; `McpFactory.create` waits for this (briefly). */
@@ -147,7 +155,7 @@ export class RedisStorage implements ResourceStorage {
     const version = checkedVersion(meta.version);
     const condition = expected === undefined ? "" : String(expected);
     const { client } = this.connection;
-    const ttl = Math.max(1, Math.ceil(meta.expiresAt - Date.now()));
+    const ttl = this.ttlOf(meta.expiresAt);
     const contentKey = this.blobKey(id, version, "content");
     const indexKey = this.blobKey(id, version, "index");
     const json = JSON.stringify(meta);
@@ -197,7 +205,7 @@ export class RedisStorage implements ResourceStorage {
             this.metaKey(id),
             json,
             // Counted from now, not from before the write: the resource expires at expiresAt.
-            Math.max(1, Math.ceil(meta.expiresAt - Date.now())),
+            this.ttlOf(meta.expiresAt),
             condition,
           );
           conflicted = committed === -1;
@@ -347,7 +355,7 @@ export class RedisStorage implements ResourceStorage {
     const key = this.ownerKey(owner);
     let ids: string[];
     try {
-      await client.zremrangebyscore(key, "-inf", Date.now());
+      await client.zremrangebyscore(key, "-inf", this.clock.now());
       ids = await client.zrange(key, "0", "-1");
     } catch (error) {
       throw new StorageError(`redis storage: listing resources failed (${describe(error)})`);
@@ -392,7 +400,7 @@ export class RedisStorage implements ResourceStorage {
 
   private sendUndo(key: string, pending: PendingUndo): void {
     const { id, version, previous } = pending;
-    const previousTtl = previous ? Math.ceil(previous.expiresAt - Date.now()) : 0;
+    const previousTtl = previous ? Math.ceil(previous.expiresAt - this.clock.now()) : 0;
     const restore = pending.previousJson !== undefined && previousTtl > 0 ? pending.previousJson : "";
     this.connection.client
       .eval(
@@ -420,7 +428,7 @@ export class RedisStorage implements ResourceStorage {
     this.undoTimer = setTimeout(() => {
       this.undoTimer = undefined;
       for (const [key, pending] of this.undos) {
-        if (pending.expiresAt <= Date.now()) this.undos.delete(key);
+        if (pending.expiresAt <= this.clock.now()) this.undos.delete(key);
         else this.sendUndo(key, pending);
       }
     }, UNDO_RETRY_MS);
@@ -440,7 +448,7 @@ export class RedisStorage implements ResourceStorage {
   /** Adds a resource to its owner's index, which lives as long as the longest of them. */
   private async indexOwner(meta: StoredResourceMeta): Promise<void> {
     const key = this.ownerKey(meta.owner);
-    const ttl = Math.max(1, Math.ceil(meta.expiresAt - Date.now()));
+    const ttl = this.ttlOf(meta.expiresAt);
     expectOk(
       await this.connection.client
         .multi()
@@ -449,6 +457,11 @@ export class RedisStorage implements ResourceStorage {
         .pexpire(key, ttl, "GT")
         .exec(),
     );
+  }
+
+  /** Milliseconds (at least 1) from the app's now until `expiresAt`, which is on the app's clock. */
+  private ttlOf(expiresAt: number): number {
+    return Math.max(1, Math.ceil(expiresAt - this.clock.now()));
   }
 
   private ownerKey(owner: string | null): string {

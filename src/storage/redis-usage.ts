@@ -93,6 +93,8 @@ export class RedisUsage implements SharedUsage {
     private readonly connection: RedisConnection,
     /** The ledger's keys, in KEYS order: records, expiries, per-creator bytes, total bytes. */
     private readonly keys: readonly [string, string, string, string],
+    /** The app's now: records expire on its clock. */
+    private readonly now: () => number = Date.now,
   ) {}
 
   async claim(meta: StoredResourceMeta, limits: UsageLimits, now: number): Promise<UsageClaim> {
@@ -134,7 +136,7 @@ export class RedisUsage implements SharedUsage {
 
   /** Takes a claim back, now and again every second until Redis answers (for a minute at most). */
   private revertLater(id: string, token: string, previous: string, attempt = 0): void {
-    this.run("taking back a failed write's bytes", REVERT, id, token, previous, Date.now()).catch(() => {
+    this.run("taking back a failed write's bytes", REVERT, id, token, previous, this.now()).catch(() => {
       if (attempt >= REVERT_ATTEMPTS || this.connection.client.status === "end") return;
       setTimeout(() => this.revertLater(id, token, previous, attempt + 1), 1_000).unref();
     });

@@ -1,3 +1,5 @@
+import type { Clock } from "../clock/clock.js";
+
 /** How stored content is laid out, which decides what an offset counts. */
 export type ContentKind = "json-array" | "text" | "bytes";
 
@@ -69,6 +71,13 @@ export interface ResourceStorage {
    * what it sees.
    */
   readonly usage?: SharedUsage;
+  /**
+   * The app's `CLOCK`, given before the first write: every `expiresAt` is on that clock.
+   * A storage that expires keys by itself (Redis TTLs) counts the time left from it, not
+   * from `Date.now()`, so a test clock far from the wall clock neither drops a resource at
+   * once nor keeps it for years. Optional: a storage that never expires by itself ignores it.
+   */
+  useClock?(clock: Clock): void;
   /** Releases connections and timers; the app calls it when it closes. */
   close?(): Promise<void>;
 }

@@ -1,8 +1,10 @@
 import { ResourceListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import {
+  Cached,
   CLOCK,
   createTestClient,
   Ephemeral,
+  FrugalConfigError,
   ManualClock,
   McpModule,
   McpService,
@@ -373,5 +375,75 @@ describe("resources/read of a large ephemeral resource", () => {
       (await t.callTool({ name: "read_resource", arguments: { uri: link.uri, limit: 2 } })).isError,
     ).toBeFalsy();
     await t.close();
+  });
+});
+
+describe("@Cached with @Ephemeral", () => {
+  it("is refused at start-up, naming the method and the fix, in either order", async () => {
+    @McpService()
+    class SearchService {
+      @Tool({ input: { query: z.string() } })
+      @Ephemeral()
+      @Cached({ ttl: 60_000 })
+      search({ query }: { query: string }) {
+        return LOG_LINES.filter((line) => line.includes(query));
+      }
+    }
+    @McpModule({ services: [SearchService] })
+    class SearchModule {}
+    const refusal = createTestClient(SearchModule);
+    await expect(refusal).rejects.toBeInstanceOf(FrugalConfigError);
+    await expect(refusal).rejects.toThrow(
+      /SearchService\.search: @Cached cannot be combined with @Ephemeral: .*never cached.*Fix: remove @Cached .*or remove @Ephemeral/,
+    );
+
+    @McpService()
+    class AlwaysService {
+      @Cached({ ttl: 60_000, scope: "global" })
+      @Tool()
+      @Ephemeral({ when: "always" })
+      export() {
+        return [1, 2, 3];
+      }
+    }
+    @McpModule({ services: [AlwaysService] })
+    class AlwaysModule {}
+    await expect(createTestClient(AlwaysModule)).rejects.toThrow(
+      /AlwaysService\.export: @Cached cannot be combined with @Ephemeral/,
+    );
+  });
+
+  it("still lets a subclass drop @Cached by re-decorating the method with @Ephemeral alone", async () => {
+    let runs = 0;
+    @McpService()
+    class Parent {
+      @Tool()
+      @Cached({ ttl: 60_000 })
+      report() {
+        runs++;
+        return ["small"];
+      }
+    }
+    @McpService()
+    class Child extends Parent {
+      @Tool()
+      @Ephemeral({ when: "always" })
+      override report() {
+        runs++;
+        return ["small"];
+      }
+    }
+    @McpModule({ services: [Child] })
+    class ChildModule {}
+    const t = await createTestClient(ChildModule);
+    try {
+      for (let i = 0; i < 2; i++) {
+        const result = await t.client.callTool({ name: "report", arguments: {} });
+        expect((result.content as Link[])[0]?.type).toBe("resource_link");
+      }
+      expect(runs).toBe(2);
+    } finally {
+      await t.close();
+    }
   });
 });

@@ -6,6 +6,7 @@ import {
   ManualClock,
   McpModule,
   McpService,
+  Paginated,
   type ProtocolResult,
   Resource,
   resourceNotFound,
@@ -202,5 +203,139 @@ describe("read_resource tells an expired resource from an unknown one", () => {
     } finally {
       await t.close();
     }
+  });
+});
+
+describe("read_resource and search_resource walk a paginated resource's pages", () => {
+  /** 120 events, 25 a page: the needle is on page 4 (position 97). */
+  const EVENTS = Array.from({ length: 120 }, (_, i) => ({
+    id: i,
+    text: i === 97 ? "the needle is here" : `event ${i}`,
+  }));
+  const clock = new ManualClock(Date.parse("2026-11-30T12:00:00Z"));
+  /** Pages read of `slow://events`; each one takes a (manual) second. */
+  let slowPages = 0;
+
+  @McpService()
+  class EventsService {
+    @Resource("events://log", { mimeType: "application/json" })
+    @Paginated("id", { limit: 25, maxLimit: 50 })
+    events() {
+      return EVENTS;
+    }
+
+    @Resource("slow://events", { mimeType: "application/json" })
+    @Paginated("id", { limit: 25 })
+    slow() {
+      slowPages++;
+      clock.advance(1_000);
+      return EVENTS;
+    }
+
+    @Resource("broken://events", { mimeType: "application/json" })
+    @Paginated("id", { limit: 25 })
+    broken(_input: unknown, ctx: ToolContext) {
+      if (ctx.page?.after !== null) throw new Error("the events database went away");
+      return EVENTS;
+    }
+  }
+  @McpModule({ services: [EventsService] })
+  class EventsModule {}
+
+  let t: TestClient;
+  beforeAll(async () => {
+    t = await createTestClient(EventsModule, {
+      ephemeral: { tools: true },
+      providers: [{ provide: CLOCK, useValue: clock }],
+    });
+  });
+  afterAll(() => t.close());
+
+  type Found = {
+    matches: Array<{ position: number; item: { id: number } }>;
+    total: number;
+    hasMore: boolean;
+    partial?: boolean;
+    continueUri?: string;
+    hint?: string;
+  };
+  const search = async (uri: string, pattern: string, client = t.client) => {
+    const result = await client.callTool({ name: "search_resource", arguments: { uri, pattern } });
+    expect(result.isError, JSON.stringify(result.content)).toBeFalsy();
+    return result.structuredContent as Found;
+  };
+
+  it("finds text on page 4 and reads items past the first page", async () => {
+    const found = await search("events://log", "needle");
+    expect(found.matches.map((m) => [m.position, m.item.id])).toEqual([[97, 97]]);
+    expect(found).toMatchObject({ total: 120, hasMore: false });
+    expect(found.partial).toBeUndefined();
+    const slice = await t.client.callTool({
+      name: "read_resource",
+      arguments: { uri: "events://log", offset: 95, limit: 5 },
+    });
+    const content = slice.structuredContent as Omit<Slice, "items"> & { items: Array<{ id: number }> };
+    expect(content.items.map((item) => item.id)).toEqual([95, 96, 97, 98, 99]);
+    expect(content).toMatchObject({ kind: "json-array", total: 120, nextOffset: 100, hasMore: true });
+    // A page size in the URI is the walk's page size; the items are the same.
+    const bigPages = await search("events://log?limit=50", "needle");
+    expect(bigPages.matches.map((m) => m.position)).toEqual([97]);
+  });
+
+  it("stops a long walk at its bound and says plainly how to go on", async () => {
+    slowPages = 0;
+    const first = await search("slow://events", "needle");
+    // 2 s of walking by the app's clock: two pages of 25.
+    expect(slowPages).toBe(2);
+    expect(first).toMatchObject({ matches: [], total: 50, partial: true });
+    expect(first.hint).toMatch(/only the first 2 pages \(50 items\)/i);
+    expect(first.hint).toContain(first.continueUri);
+    expect(first.continueUri).toMatch(/^slow:\/\/events\?cursor=[A-Za-z0-9_.~-]+$/);
+    const second = await search(first.continueUri as string, "needle");
+    expect(second.matches.map((m) => m.item.id)).toEqual([97]);
+    expect(second.matches[0]?.position).toBe(47);
+    expect(second.partial).toBe(true);
+    const last = await search(second.continueUri as string, "event");
+    expect(last.matches.map((m) => m.item.id)).toEqual(Array.from({ length: 20 }, (_, i) => 100 + i));
+    expect(last.partial).toBeUndefined();
+    expect(last.continueUri).toBeUndefined();
+    // read_resource says the same of its slices.
+    const read = await t.client.callTool({
+      name: "read_resource",
+      arguments: { uri: "slow://events", limit: 3 },
+    });
+    expect(read.structuredContent).toMatchObject({ total: 50, partial: true, count: 3, nextOffset: 3 });
+  });
+
+  it("bounds the walk by items with ephemeral.maxWalkItems", async () => {
+    const small = await createTestClient(EventsModule, { ephemeral: { tools: true, maxWalkItems: 60 } });
+    try {
+      const found = await search("events://log", "needle", small.client);
+      // Whole pages: the walk stops after the page that reaches 60 items.
+      expect(found).toMatchObject({ matches: [], total: 75, partial: true });
+      const rest = await search(found.continueUri as string, "needle", small.client);
+      expect(rest.matches.map((m) => m.item.id)).toEqual([97]);
+    } finally {
+      await small.close();
+    }
+  });
+
+  it("fails with the page's own error when a later page fails, and refuses a bad cursor", async () => {
+    const broken = await t.client.callTool({
+      name: "search_resource",
+      arguments: { uri: "broken://events", pattern: "needle" },
+    });
+    expect(broken.isError).toBe(true);
+    expect((broken.content as Array<{ text: string }>)[0]?.text).toMatch(
+      /^Cannot read page 2 of broken:\/\/events: .*the events database went away/,
+    );
+    const forged = await t.client.callTool({
+      name: "read_resource",
+      arguments: { uri: "events://log?cursor=not-a-cursor" },
+    });
+    expect(forged.isError).toBe(true);
+    expect((forged.content as Array<{ text: string }>)[0]?.text).toMatch(
+      /^Cannot read events:\/\/log\?cursor=not-a-cursor: /,
+    );
   });
 });

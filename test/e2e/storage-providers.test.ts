@@ -323,6 +323,56 @@ describe.skipIf(!redisUp)("expiry on RedisStorage, by Redis itself", () => {
   });
 });
 
+describe.skipIf(!redisUp)("expiry on RedisStorage, by the app's clock", () => {
+  // A test clock far from the wall clock, either way: Redis's TTLs must count from the app's now.
+  for (const [label, start] of [
+    ["in the past", Date.UTC(2020, 0, 1)],
+    ["in the future", Date.now() + 365 * 24 * 3_600_000],
+  ] as const) {
+    it(`keeps a resource for its TTL on the app's clock when that clock is ${label}`, async () => {
+      const prefix = `${PREFIX}clock-${start}:`;
+      const clock = new ManualClock(start);
+      const t = await createTestClient(ReportsModule, {
+        providers: [
+          { provide: STORAGE, useValue: new RedisStorage({ prefix }) },
+          { provide: CLOCK, useValue: clock },
+        ],
+        ephemeral: { sweepIntervalMs: 3_600_000 },
+      });
+      try {
+        const link = await spill(t.client, "big_report");
+        const id = idOf(link.uri);
+        const raw = new Redis(REDIS_URL);
+        try {
+          // Stored with Redis TTLs of the resource's 60 s (minus the time the test took so far).
+          const keys = await scanKeys(`${prefix}*${id}*`);
+          expect(keys).toHaveLength(3);
+          for (const key of keys) {
+            const ttl = await raw.pttl(key);
+            expect(ttl, key).toBeGreaterThan(30_000);
+            expect(ttl, key).toBeLessThanOrEqual(60_000);
+          }
+          for (const key of await scanKeys(`${prefix}o:*`))
+            expect(await raw.pttl(key)).toBeLessThanOrEqual(60_000);
+        } finally {
+          raw.disconnect();
+        }
+        expect((await t.client.listResources()).resources.map((r) => r.uri)).toContain(link.uri);
+        expect((await slice(t.client, link.uri, 0, 1)).total).toBe(3000);
+        clock.advance(59_000);
+        expect((await t.client.listResources()).resources.map((r) => r.uri)).toContain(link.uri);
+        expect((await slice(t.client, link.uri, 2999, 1)).items.map((x) => x.i)).toEqual([2999]);
+        clock.advance(1_001);
+        await expect(t.client.readResource({ uri: link.uri })).rejects.toMatchObject({ code: -32002 });
+        expect((await t.client.listResources()).resources.map((r) => r.uri)).not.toContain(link.uri);
+      } finally {
+        await t.close();
+        await deletePrefix(prefix);
+      }
+    });
+  }
+});
+
 // ---- FileStorage: the disk layout and hostile directories --------------------------------
 
 describe("FileStorage on disk", () => {

@@ -13,6 +13,7 @@ import {
 import type { EventBus } from "../../events/event-bus.js";
 import type { CallState } from "../../pipeline/invocation.js";
 import type { ResourceHandle } from "../../pipeline/resource-handle.js";
+import { SLICED_READ } from "../../pipeline/token-limit.js";
 import type {
   AskOptions,
   McpLog,
@@ -22,6 +23,7 @@ import type {
 } from "../../pipeline/tool-context.js";
 import { ANONYMOUS_RESOURCES_REFUSED, serverRequestRefused } from "../registrar-2025/stateless-session.js";
 import { levelPasses, type Session } from "../session.js";
+import { callIdOf } from "./call-id.js";
 import { INPUT_KEY_OPTION, isReplayed } from "./client-questions.js";
 import { envelopeOf } from "./request-envelope.js";
 
@@ -57,6 +59,8 @@ export class CallContext implements ToolContext {
   private unlink: (() => void) | undefined;
   private logger: McpLog | undefined;
   private resourceHandle: ResourceHandle | undefined;
+  /** Set on a read made for a tool that slices what it reads itself (see `nested`). */
+  private slicedMeta: Readonly<Record<string, unknown>> | undefined;
 
   constructor(
     state: CallState,
@@ -74,11 +78,12 @@ export class CallContext implements ToolContext {
   /**
    * The context of a call made on behalf of `outer` (the resource tools reading a declared
    * resource): same session, request, owner and bus, its own call state. A static method,
-   * so it reaches the private state without putting anything on `ToolContext`.
+   * so it reaches the private state without putting anything on `ToolContext`. Its `meta`
+   * marks the read as sliced (`SLICED_READ`): the tool holds each slice to its own budget.
    */
   static nested(outer: ToolContext, state: CallState, operation: string): CallContext {
     if (!(outer instanceof CallContext)) throw new TypeError("not a frugal-mcp call context");
-    return new CallContext(
+    const nested = new CallContext(
       state,
       outer.session,
       outer.extra,
@@ -87,6 +92,8 @@ export class CallContext implements ToolContext {
       operation,
       outer.makeResourceHandle,
     );
+    nested.slicedMeta = Object.freeze({ ...outer.meta, [SLICED_READ]: true });
+    return nested;
   }
 
   get resources(): ResourceHandle {
@@ -105,12 +112,16 @@ export class CallContext implements ToolContext {
     return this.extra.authInfo;
   }
 
+  get callId(): string {
+    return callIdOf(this.extra);
+  }
+
   get requestId() {
     return this.extra.requestId;
   }
 
   get meta(): Readonly<Record<string, unknown>> {
-    return this.extra._meta ?? NO_META;
+    return this.slicedMeta ?? this.extra._meta ?? NO_META;
   }
 
   get page(): PageContext | undefined {

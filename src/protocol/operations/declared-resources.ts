@@ -29,13 +29,19 @@ export function declaredResourceReader(registry: () => Registry): DeclaredResour
   return async (uri: string, ctx: ToolContext) => {
     const found = findDeclaredResource(registry(), uri);
     if (!found) return undefined;
-    const invocation = newInvocation(found.operation.definition, found.args, uri, (state) =>
+    const { definition } = found.operation;
+    const invocation = newInvocation(definition, found.args, uri, (state) =>
       CallContext.nested(ctx, state, uri),
     );
+    let result: ReadResourceResult;
     try {
-      return (await found.operation.execute(invocation)) as ReadResourceResult;
+      result = (await found.operation.execute(invocation)) as ReadResourceResult;
     } finally {
       (invocation.ctx as CallContext).release();
     }
+    const { template } = definition;
+    // A paginated resource's next page is the same URI with the cursor its page answered.
+    if (!definition.pagination || !template) return { result };
+    return { result, pageUri: (cursor: string) => template.expand({ ...found.args, cursor }) };
   };
 }

@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import type { ServerContext } from "@modelcontextprotocol/server";
 import type { Clock } from "../../clock/clock.js";
 import { canonicalJson } from "../../common/canonical-json.js";
@@ -23,6 +23,11 @@ export interface Replay {
   readonly stateId: string | undefined;
   /** The principal the state is bound to (`null`: an anonymous caller). */
   readonly principal: string | null;
+  /**
+   * The call's id (`ctx.callId`): the one the request state carries, so every round of one
+   * call has the same; a new random UUID on a first round.
+   */
+  readonly callId: string;
 }
 
 /** Starts the replay of one request; throws `-32602` when its request state is not valid. */
@@ -87,7 +92,9 @@ export function inputReplay(
     };
     // Answers by question index; a hole is a question not answered yet.
     const state = ctx.mcpReq.requestState<unknown>();
-    const answers = answersOf(codec, binding, state);
+    const opened = openState(codec, binding, state);
+    const { answers } = opened;
+    let callId = opened.callId;
     const responses = (ctx.mcpReq.inputResponses ?? {}) as Record<string, unknown>;
     let asked = 0;
     let tooMany = false;
@@ -135,12 +142,17 @@ export function inputReplay(
         }
         const bound = binding();
         const issuer = bound.principal === null ? anonymousCodec : codec;
-        const requestState = issuer.encode({}, bound, { answers: JSON.stringify(answers) });
+        callId ??= randomUUID();
+        const requestState = issuer.encode({}, bound, { answers: JSON.stringify(answers), callId });
         return { resultType: "input_required", inputRequests: Object.fromEntries(open), requestState };
       },
       stateId: typeof state === "string" ? createHash("sha256").update(state).digest("base64url") : undefined,
       get principal() {
         return binding().principal;
+      },
+      get callId() {
+        callId ??= randomUUID();
+        return callId;
       },
     };
   };
@@ -148,17 +160,22 @@ export function inputReplay(
 
 const keyOf = (index: number) => `frugal.${index}`;
 
-/** The answers of earlier rounds, from the verified request state (none without one). */
-function answersOf(
+/**
+ * The answers of earlier rounds and the call's id, from the verified request state (none
+ * without one; a state issued before call ids has none either: the call gets a new one).
+ */
+function openState(
   codec: CursorCodec,
   binding: () => Parameters<CursorCodec["open"]>[1],
   state: unknown,
-): unknown[] {
+): { answers: unknown[]; callId: string | undefined } {
   let answers: unknown[] = [];
+  let callId: string | undefined;
   if (typeof state === "string") {
     try {
-      const opened = codec.open(state, binding()).state.answers;
-      answers = typeof opened === "string" ? (JSON.parse(opened) as unknown[]) : [];
+      const opened = codec.open(state, binding()).state;
+      answers = typeof opened.answers === "string" ? (JSON.parse(opened.answers) as unknown[]) : [];
+      if (typeof opened.callId === "string") callId = opened.callId;
     } catch (error) {
       if (!(error instanceof CursorError)) throw error;
       throw invalidParams(
@@ -166,5 +183,5 @@ function answersOf(
       );
     }
   }
-  return answers;
+  return { answers, callId };
 }

@@ -3,6 +3,7 @@ import type { ClientCapabilities } from "@modelcontextprotocol/sdk/types.js";
 import type { McpRequestContext, Server, ServerContext } from "@modelcontextprotocol/server";
 import type { CallOutcome } from "../../pipeline/invocation.js";
 import type { AppRuntime } from "../app-runtime.js";
+import { withCallId } from "../calls/call-id.js";
 import { outcomeOf } from "../calls/request-outcomes.js";
 import type { OperationTable, ProtocolOperation } from "../operations/operation.js";
 import { newSession, type Session } from "../session.js";
@@ -82,7 +83,10 @@ export function createV2ServerFactory(
           // Verifies the request state's binding first: another caller's attempt never uses it up.
           const replay = ask(request, ctx);
           const run = async () => {
-            const extra = extraOf(ctx, era, (question, key) => replay.ask(question, key));
+            const extra = withCallId(
+              extraOf(ctx, era, (question, key) => replay.ask(question, key)),
+              () => replay.callId,
+            );
             let result: unknown;
             try {
               result = await handler(unit, request, extra);
