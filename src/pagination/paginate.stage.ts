@@ -127,10 +127,13 @@ function readDeadline(spec: PaginationSpec, request: PageRequest, clock: Clock):
  *
  * Late items: polling with `since = nextSince` delivers each item once, provided the
  * source can yield it when the chunk covering its stamp is read (for a live source: by
- * the window's end plus `graceMs`). An item that shows up later, stamped at or before the
- * `nextSince` already handed out (or with the same stamp as the last item read), sorts
- * before the next poll's range and is not delivered: stamp items when they become
- * readable, or walk a sequence number (`stream: {}`) when late writers are expected.
+ * the window's end plus `graceMs`). The window ends `settleMs` behind the clock (see
+ * `resolveWindow`), so an item stamped in the millisecond of the read, after the
+ * handler's snapshot, falls in the next poll. An item that shows up later still, stamped
+ * at or before the `nextSince` already handed out (or with the same stamp as the last
+ * item read), sorts before the next poll's range and is not delivered: stamp items when
+ * they become readable, raise `settleMs` to the longest delay, or walk a sequence number
+ * (`stream: {}`) when late writers are expected.
  */
 function describeChunk(spec: PaginationSpec, request: PageRequest, cutShort: boolean): PageDescriber {
   const field = spec.stableKey[0] as string;
