@@ -20,7 +20,8 @@ export interface OperationStats {
   rereads: number;
   /**
    * Bytes of content returned: UTF-8 bytes of text blocks and base64 characters of binary
-   * ones, without the JSON-RPC framing and without `structuredContent` (which repeats the text).
+   * ones (a byte chunk's base64 too, which only `structuredContent` carries), without the
+   * JSON-RPC framing and without `structuredContent` that repeats the text.
    */
   bytesOut: number;
   /** Tokens returned, counted where a budget applies (calls without a budget add nothing). */

@@ -1,6 +1,9 @@
 import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import {
   Budget,
+  type ByteRange,
+  type ByteSource,
+  byteChunkInput,
   Cached,
   createTestClient,
   Ephemeral,
@@ -10,6 +13,7 @@ import {
   Prompt,
   RedisStorage,
   Resource,
+  readByteChunk,
   STORAGE,
   type TestClient,
   Tool,
@@ -19,6 +23,12 @@ import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 
 const ITEMS = Array.from({ length: 25 }, (_, i) => ({ id: i, title: `Item ${i}` }));
+/** 3 MiB and 60 bytes: seven chunks of at most 512 KiB, about 4.2 MB of base64. */
+const FILE = Buffer.alloc(3 * 1024 * 1024 + 60, 7);
+const fileSource: ByteSource = {
+  size: async () => FILE.length,
+  read: async (offset, length) => FILE.subarray(offset, offset + length),
+};
 
 @McpService()
 class StatsService {
@@ -39,6 +49,23 @@ class StatsService {
   @Budget(2_000)
   budgeted({ words }: { words: number }) {
     return "word ".repeat(words);
+  }
+
+  @Tool({ name: "read_file", input: byteChunkInput(), visibility: ["app"] })
+  readFile(range: ByteRange) {
+    return readByteChunk(fileSource, range);
+  }
+
+  /** The same shape as a byte chunk, returned as plain JSON: its text carries the base64 already. */
+  @Tool({ name: "chunk_as_json" })
+  chunkAsJson() {
+    return {
+      bytes: FILE.subarray(0, 3000).toString("base64"),
+      offset: 0,
+      byteCount: 3000,
+      totalBytes: 3000,
+      hasMore: false,
+    };
   }
 
   @Tool({ name: "plain" })
@@ -137,6 +164,36 @@ describe("app.stats().operations", () => {
     const plain = await t.callTool({ name: "plain", arguments: {} });
     expect(operations().plain?.bytesOut).toBe(textBytes(plain.content as Text[]));
     expect(operations().plain?.bytesOut).toBe(6); // "héllo": é is two bytes in UTF-8
+  });
+
+  it("counts a byte chunk's base64, which travels in structuredContent, as binary data returned", async () => {
+    t = await createTestClient(StatsModule);
+    let offset = 0;
+    let expected = 0;
+    let base64 = 0;
+    for (;;) {
+      const result = await t.callTool({ name: "read_file", arguments: { offset } });
+      const chunk = result.structuredContent as { bytes: string; byteCount: number; hasMore: boolean };
+      expected += textBytes(result.content as Text[]) + chunk.bytes.length;
+      base64 += chunk.bytes.length;
+      offset += chunk.byteCount;
+      if (!chunk.hasMore) break;
+    }
+    expect(operations().read_file).toMatchObject({ calls: 7, errors: 0, bytesOut: expected });
+    // Six chunks of 512 KiB and one of 60 bytes, each its own base64 (padded to a multiple of 4).
+    expect(base64).toBe(6 * 4 * Math.ceil((512 * 1024) / 3) + 4 * (60 / 3));
+    expect(operations().read_file?.bytesOut).toBeGreaterThan(4_190_000);
+    // The same fields answered as JSON text: the text carries the base64, counted once.
+    const json = await t.callTool({ name: "chunk_as_json", arguments: {} });
+    expect(operations().chunk_as_json?.bytesOut).toBe(textBytes(json.content as Text[]));
+    // An offset past the end is an error answer: its text is what it returned.
+    const past = await t.callTool({ name: "read_file", arguments: { offset: FILE.length + 1 } });
+    expect(past.isError).toBe(true);
+    expect(operations().read_file).toMatchObject({
+      calls: 8,
+      errors: 1,
+      bytesOut: expected + textBytes(past.content as Text[]),
+    });
   });
 
   it("reports latency percentiles in milliseconds", async () => {
