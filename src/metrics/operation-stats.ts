@@ -14,7 +14,10 @@ export interface OperationStats {
   cacheHits: number;
   /** Calls the cache could not answer, so the handler ran (calls that joined a running miss count in neither). */
   cacheMisses: number;
-  /** Calls with a `cursor`: a model walking on to the next page or chunk. */
+  /**
+   * Calls with a `cursor`, and tail polls (a stream read from the `nextSince` its caller was
+   * handed): a model walking on to the next page or chunk.
+   */
   continuations: number;
   /** Reads of a resource URI the same owner had read before. */
   rereads: number;

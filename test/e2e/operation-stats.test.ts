@@ -1,3 +1,4 @@
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import {
   Budget,
@@ -5,8 +6,10 @@ import {
   type ByteSource,
   byteChunkInput,
   Cached,
+  CLOCK,
   createTestClient,
   Ephemeral,
+  ManualClock,
   McpModule,
   McpService,
   Paginated,
@@ -25,6 +28,9 @@ import { z } from "zod";
 const ITEMS = Array.from({ length: 25 }, (_, i) => ({ id: i, title: `Item ${i}` }));
 /** 3 MiB and 60 bytes: seven chunks of at most 512 KiB, about 4.2 MB of base64. */
 const FILE = Buffer.alloc(3 * 1024 * 1024 + 60, 7);
+/** A log with one event every 5 seconds for ten minutes, tailed by `tail_log` and `events://{source}`. */
+const LOG_START = Date.UTC(2026, 10, 4, 8, 0, 0);
+const LOG = Array.from({ length: 120 }, (_, i) => ({ at: new Date(LOG_START + (i + 1) * 5_000), id: i + 1 }));
 const fileSource: ByteSource = {
   size: async () => FILE.length,
   read: async (offset, length) => FILE.subarray(offset, offset + length),
@@ -66,6 +72,18 @@ class StatsService {
       totalBytes: 3000,
       hasMore: false,
     };
+  }
+
+  @Tool({ name: "tail_log" })
+  @Paginated(["at", "id"], { limit: 5, stream: { window: 60_000 } })
+  tailLog() {
+    return LOG;
+  }
+
+  @Resource("events://{source}", { mimeType: "application/json" })
+  @Paginated(["at", "id"], { limit: 5, stream: { window: 60_000 } })
+  eventLog() {
+    return LOG;
   }
 
   @Tool({ name: "plain" })
@@ -193,6 +211,60 @@ describe("app.stats().operations", () => {
       calls: 8,
       errors: 1,
       bytesOut: expected + textBytes(past.content as Text[]),
+    });
+  });
+
+  it("counts a tail poll (since = a nextSince this caller was handed) as a continuation, like a cursor", async () => {
+    const clock = new ManualClock(LOG_START + 10 * 60_000);
+    t = await createTestClient(StatsModule, { providers: [{ provide: CLOCK, useValue: clock }] });
+    type Chunk = { nextCursor: string | null; nextSince?: string; count: number };
+    /** One poll: the chunks of the window after `since`, following nextCursor. */
+    const poll = async (client: Client, since: string) => {
+      let chunk: Chunk | undefined;
+      let counted = 0;
+      do {
+        const args: Record<string, unknown> = chunk?.nextCursor
+          ? { since, cursor: chunk.nextCursor }
+          : { since };
+        const result = await client.callTool({ name: "tail_log", arguments: args });
+        expect(result.isError, JSON.stringify(result.content)).toBeFalsy();
+        chunk = result.structuredContent as Chunk;
+        counted += chunk.count;
+      } while (chunk.nextCursor);
+      expect(counted).toBe(12); // a minute of the log, in chunks of 5, 5 and 2
+      return chunk.nextSince as string;
+    };
+    const first = await poll(t.client, new Date(LOG_START).toISOString());
+    expect(operations().tail_log).toMatchObject({ calls: 3, continuations: 2 });
+    // Polling on from where the last chunk ended: the poll continues the walk.
+    const second = await poll(t.client, first);
+    expect(operations().tail_log).toMatchObject({ calls: 6, continuations: 5 });
+    await poll(t.client, second);
+    expect(operations().tail_log).toMatchObject({ calls: 9, continuations: 8 });
+    // A since this server never handed out starts a walk; so does one handed to another caller.
+    await poll(t.client, new Date(LOG_START + 30_000).toISOString());
+    expect(operations().tail_log).toMatchObject({ calls: 12, continuations: 10 });
+    const other = await t.connect();
+    await poll(other, first);
+    expect(operations().tail_log).toMatchObject({ calls: 15, continuations: 12 });
+    // A malformed since is refused, and no continuation.
+    const bad = await t.callTool({ name: "tail_log", arguments: { since: "soon" } });
+    expect(bad.isError).toBe(true);
+    expect(operations().tail_log).toMatchObject({ calls: 16, errors: 1, continuations: 12 });
+
+    // A stream resource polled by URI: the same.
+    const read = async (uri: string) =>
+      JSON.parse(
+        String(((await client().readResource({ uri })).contents[0] as { text: string }).text),
+      ) as Chunk;
+    let chunk = await read(
+      `events://app?limit=20&since=${encodeURIComponent(new Date(LOG_START).toISOString())}`,
+    );
+    chunk = await read(`events://app?limit=20&since=${encodeURIComponent(chunk.nextSince as string)}`);
+    expect(chunk.count).toBe(12);
+    expect(operations()["events://{source}"]).toMatchObject({
+      calls: 2,
+      continuations: 1,
     });
   });
 
