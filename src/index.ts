@@ -78,6 +78,7 @@ export {
   type ByteChunk,
   type ByteRange,
   type ByteSource,
+  ByteSourceChangedError,
   byteChunkInput,
   MAX_BYTE_CHUNK,
   readByteChunk,

@@ -6,7 +6,9 @@ import { FileCatalog } from "./file-catalog.js";
  * Binary files, local or remote, read in chunks of at most 512 KiB, as an MCP App's viewer
  * does (the PDF viewer of MCP Apps reads its document this way). The chunk tool is
  * app-only: the model never sees base64, the app's UI does; each chunk's bytes travel
- * once (base64 in `structuredContent`, with a one-line text).
+ * once (base64 in `structuredContent`, with a one-line text). Each chunk carries the file's
+ * `version`; the viewer passes the first chunk's with every later one, so a file replaced
+ * mid-download is refused (start again) instead of reassembled from two versions.
  */
 @McpService()
 export class FilesService {
@@ -23,9 +25,10 @@ export class FilesService {
     visibility: ["app"],
     annotations: { readOnlyHint: true },
   })
-  readFileBytes({ fileId, offset, byteCount }: { fileId: string } & ByteRange) {
+  readFileBytes({ fileId, ...range }: { fileId: string } & ByteRange) {
     const source = this.catalog.sourceOf(fileId);
     if (!source) return toolError(`No file "${fileId}". Call list_files to see the ids.`);
-    return readByteChunk(source, { offset, byteCount });
+    // `range` carries the client's `version` too: a file replaced mid-download is refused.
+    return readByteChunk(source, range);
   }
 }

@@ -113,17 +113,39 @@ function checkAdaptive(
 /** How long a read of a live source may wait past its window's end, unless `stream.graceMs` says. */
 const DEFAULT_STREAM_GRACE_MS = 250;
 
-/** `stream`, with `graceMs` checked (a whole number of milliseconds, 0 or more; only with `window`). */
+/**
+ * How far a time window stays behind the clock, unless `stream.settleMs` says: one
+ * millisecond, so a window never ends in the millisecond its read starts, the one a writer
+ * may still be stamping lines in after the handler's snapshot (issue 23).
+ */
+const DEFAULT_STREAM_SETTLE_MS = 1;
+
+/**
+ * `stream`, with `graceMs` and `settleMs` checked (whole numbers of milliseconds, 0 or
+ * more; only with `window`) and their defaults filled in.
+ */
 function streamSpec(check: OptionChecker, stream: StreamChunkOptions): StreamChunkSpec {
-  if (stream.graceMs === undefined) return { ...stream, graceMs: DEFAULT_STREAM_GRACE_MS };
-  const graceMs = check.nonNegativeInteger("`stream.graceMs`", stream.graceMs, "stream: { graceMs: 250 }");
-  if (stream.window === undefined) {
+  const graceMs =
+    stream.graceMs === undefined
+      ? DEFAULT_STREAM_GRACE_MS
+      : check.nonNegativeInteger("`stream.graceMs`", stream.graceMs, "stream: { graceMs: 250 }");
+  if (stream.graceMs !== undefined && stream.window === undefined) {
     check.fail(
       "has `stream.graceMs` without `stream.window`: only a time window's read waits for a live source",
       "add `window` (e.g. stream: { window: 60_000, graceMs }), or drop `graceMs`",
     );
   }
-  return { ...stream, graceMs };
+  const settleMs =
+    stream.settleMs === undefined
+      ? DEFAULT_STREAM_SETTLE_MS
+      : check.nonNegativeInteger("`stream.settleMs`", stream.settleMs, "stream: { settleMs: 1_000 }");
+  if (stream.settleMs !== undefined && stream.window === undefined) {
+    check.fail(
+      "has `stream.settleMs` without `stream.window`: only a time window ends behind the clock",
+      "add `window` (e.g. stream: { window: 60_000, settleMs }), or drop `settleMs`",
+    );
+  }
+  return { ...stream, graceMs, settleMs };
 }
 
 /** Every key of `PaginatedOptions` (the `Record` makes the compiler flag a key added there but not here). */
@@ -139,10 +161,12 @@ const PAGINATED_OPTIONS = Object.keys({
   adaptive: true,
 } satisfies Record<keyof PaginatedOptions, true>);
 
-const STREAM_OPTIONS = Object.keys({ window: true, maxBytes: true, graceMs: true } satisfies Record<
-  keyof StreamChunkOptions,
-  true
->);
+const STREAM_OPTIONS = Object.keys({
+  window: true,
+  maxBytes: true,
+  graceMs: true,
+  settleMs: true,
+} satisfies Record<keyof StreamChunkOptions, true>);
 
 /** `fields` and `defaultFields`: arrays of field names (a lone string would be spread into letters). */
 function fieldList(check: OptionChecker, name: string, value: unknown): string[] | undefined {

@@ -172,6 +172,13 @@ export interface StreamChunkOptions {
    * quiet is then closed and the chunk answers with what was read.
    */
   graceMs?: number;
+  /**
+   * With `window`: how far (milliseconds, a whole number, 0 or more; default 1) a window
+   * stays behind the clock. A window ends at most at now minus this, so an item stamped
+   * in the millisecond a read starts (or, with a larger value, one stamped before it but
+   * not yet readable, as a commit lag) is in the next poll rather than lost between two.
+   */
+  settleMs?: number;
 }
 
 /**

@@ -17,15 +17,19 @@ export interface PaginationSpec {
   /** `"links"`: items answered as `resource_link`s made by `link`. */
   readonly as: "items" | "links";
   readonly link: ((item: unknown) => PageLink) | undefined;
-  /** Present for stream chunks (`stream` option), with `graceMs` filled in. */
+  /** Present for stream chunks (`stream` option), with `graceMs` and `settleMs` filled in. */
   readonly stream: StreamChunkSpec | undefined;
   /** Pages of a walk grow (`adaptive: true`); `maxLimit` is then above `limit`. */
   readonly adaptive: boolean;
 }
 
-/** `stream` of `@Paginated`, checked, with the grace of a live read decided (default 250 ms). */
+/**
+ * `stream` of `@Paginated`, checked, with the grace of a live read (default 250 ms) and
+ * the settle lag of a time window (default 1 ms) decided.
+ */
 export interface StreamChunkSpec extends StreamChunkOptions {
   readonly graceMs: number;
+  readonly settleMs: number;
 }
 
 /** `@Cached`, checked and with its scope decided (tools: owner, resources: global). */

@@ -14,13 +14,17 @@ export interface OperationStats {
   cacheHits: number;
   /** Calls the cache could not answer, so the handler ran (calls that joined a running miss count in neither). */
   cacheMisses: number;
-  /** Calls with a `cursor`: a model walking on to the next page or chunk. */
+  /**
+   * Calls with a `cursor`, and tail polls (a stream read from the `nextSince` its caller was
+   * handed): a model walking on to the next page or chunk.
+   */
   continuations: number;
   /** Reads of a resource URI the same owner had read before. */
   rereads: number;
   /**
    * Bytes of content returned: UTF-8 bytes of text blocks and base64 characters of binary
-   * ones, without the JSON-RPC framing and without `structuredContent` (which repeats the text).
+   * ones (a byte chunk's base64 too, which only `structuredContent` carries), without the
+   * JSON-RPC framing and without `structuredContent` that repeats the text.
    */
   bytesOut: number;
   /** Tokens returned, counted where a budget applies (calls without a budget add nothing). */

@@ -37,7 +37,8 @@ export class McpTelemetry {
   });
   readonly continuations: Counter = this.meter.createCounter("frugal.operation.continuations", {
     unit: "{call}",
-    description: "Calls with a cursor: a model walking on to the next page or chunk.",
+    description:
+      "Calls with a cursor, and tail polls (since = nextSince): a model walking on to the next page or chunk.",
   });
   readonly rereads: Counter = this.meter.createCounter("frugal.operation.rereads", {
     unit: "{read}",

@@ -11,7 +11,8 @@ import { type CursorBinding, type CursorCodec, CursorError } from "./cursor-code
 import type { KeyValue } from "./cursor-values.js";
 import { PAGE_REQUEST } from "./page-request.js";
 import { describeKeySpec } from "./stable-key.js";
-import { BoundError, resolveWindow, type StreamWindow } from "./stream-window.js";
+import { BoundError, parseBound, resolveWindow, type StreamWindow } from "./stream-window.js";
+import { type TailKey, type TailPolls, tailOf } from "./tail-polls.js";
 
 /**
  * Under `@Paginated`: checks and decodes the `cursor` input, clamps `limit` (under
@@ -20,12 +21,21 @@ import { BoundError, resolveWindow, type StreamWindow } from "./stream-window.js
  * cursor is bound to the operation, its input without `cursor`/`limit`/`fields`, the key
  * spec and the principal; anything else is refused with a message telling the client to
  * start again without a cursor.
+ *
+ * A time window's first page whose `since` is where this caller's last answer of the same
+ * tail ended (`tails`, filled by the `paginate` stage) is a tail poll: it goes on with that
+ * walk (`outcome.continuation`; an adaptive walk keeps its growth).
  */
-export function decodeCursorStage(cursors: CursorCodec, clock: Clock): StageFactory {
-  return { name: "decodeCursor", create: (definition) => decoderFor(definition, cursors, clock) };
+export function decodeCursorStage(cursors: CursorCodec, clock: Clock, tails: TailPolls): StageFactory {
+  return { name: "decodeCursor", create: (definition) => decoderFor(definition, cursors, clock, tails) };
 }
 
-function decoderFor(definition: OperationDefinition, cursors: CursorCodec, clock: Clock): Stage | undefined {
+function decoderFor(
+  definition: OperationDefinition,
+  cursors: CursorCodec,
+  clock: Clock,
+  tails: TailPolls,
+): Stage | undefined {
   const spec = definition.pagination;
   if (!spec) return undefined;
   const keySpec = describeKeySpec({ fields: spec.stableKey, order: spec.order });
@@ -39,16 +49,24 @@ function decoderFor(definition: OperationDefinition, cursors: CursorCodec, clock
       keySpec,
       principal: owner.startsWith("principal:") ? owner : null,
     };
+    const tail = spec.stream?.window === undefined ? undefined : tailKey(owner, operation, rest);
     let opened: {
       after: Record<string, KeyValue> | null;
       window: StreamWindow | undefined;
       progress: WalkProgress | undefined;
     };
     try {
-      opened =
-        typeof cursor === "string"
-          ? openCursor(cursors, cursor, binding, spec)
-          : firstPage(rest, spec, clock.now());
+      if (typeof cursor === "string") {
+        opened = openCursor(cursors, cursor, binding, spec);
+      } else {
+        opened = firstPage(rest, spec, clock.now());
+        const resumed = tail === undefined ? undefined : resumedWalk(tails, tail, rest.since);
+        if (resumed) {
+          // A tail poll: the walk goes on, as through a cursor.
+          invocation.outcome.continuation = true;
+          if (spec.adaptive) opened.progress = resumed;
+        }
+      }
     } catch (error) {
       if (error instanceof CursorError)
         return refuse(
@@ -73,7 +91,13 @@ function decoderFor(definition: OperationDefinition, cursors: CursorCodec, clock
         ? ((fields as string[] | undefined) ?? spec.defaultFields ?? spec.fields)
         : undefined,
     };
-    PAGE_REQUEST.set(invocation, { ...page, binding, window: opened.window, progress: opened.progress });
+    PAGE_REQUEST.set(invocation, {
+      ...page,
+      binding,
+      window: opened.window,
+      progress: opened.progress,
+      tail,
+    });
     // What decides this page besides the input: the cache keys by it. Under `adaptive`, the
     // page's nextCursor carries the page count too, so a cached page serves the same count.
     invocation.identity.push(page.after, page.limit, page.fields ?? null, opened.window ?? null);
@@ -92,6 +116,18 @@ function decoderFor(definition: OperationDefinition, cursors: CursorCodec, clock
     }
     return next();
   };
+}
+
+/** The tail a call follows: its owner, operation and input without the range (nor `cursor`, `limit`, `fields`). */
+function tailKey(owner: string, operation: string, input: Record<string, unknown>): TailKey {
+  const { since: _since, until: _until, ...own } = input;
+  return tailOf(owner, operation, canonicalJson(own));
+}
+
+/** The walk a first page goes on with, when its `since` is where this tail's last answer ended. */
+function resumedWalk(tails: TailPolls, tail: TailKey, since: unknown): WalkProgress | undefined {
+  const bound = parseBound(since, "since");
+  return bound === null ? undefined : tails.resumed(tail, bound);
 }
 
 function openCursor(cursors: CursorCodec, cursor: string, binding: CursorBinding, spec: PaginationSpec) {

@@ -46,6 +46,11 @@ let lastFetchId = 0;
  * conditional GET: 304 keeps it, another version replaces it); one without validators is
  * trusted for the cache's `maxAgeMs`. A failed download is never kept.
  *
+ * Its `version` is the `ETag` the server sent (else `Last-Modified`) with the answer the
+ * bytes came from; for a body downloaded whole without either, a SHA-256 digest of the
+ * body. A server that serves ranges without validators has no version: the size then
+ * stands in (see `ByteSource.version`).
+ *
  * @example
  * ```ts
  * const source = httpByteSource("https://files.example.com/report.pdf");
@@ -65,6 +70,8 @@ export function httpByteSource(url: string, options: HttpByteSourceOptions = {})
   /** The server answered a `Range` request of this source with 206. */
   let ranged = false;
   let knownSize: number | undefined;
+  /** The validators of the last ranged answer (206, 416) this source had: its version. */
+  let rangedValidators: BodyValidators | undefined;
 
   const get = (extra: Record<string, string> = {}) =>
     doFetch(url, { headers: { ...options.headers, ...extra } });
@@ -127,6 +134,7 @@ export function httpByteSource(url: string, options: HttpByteSourceOptions = {})
     length: number,
   ): Promise<{ part: Uint8Array } | { body: CachedBody }> => {
     if (response.ok) cache?.revoke(key, validatorsOf(response));
+    if (response.status === 206 || response.status === 416) rangedValidators = validatorsOf(response);
     if (response.status === 206) {
       const range = contentRange(response);
       if (range?.total === undefined) {
@@ -234,7 +242,33 @@ export function httpByteSource(url: string, options: HttpByteSourceOptions = {})
       return knownSize;
     },
     read: bytesAt,
+    async version() {
+      if (knownSize === undefined) await bytesAt(0, 1);
+      return whole ? bodyVersion(whole) : validatorVersion(rangedValidators);
+    },
   };
+}
+
+/** What a version is called by the server: its `ETag`, else its `Last-Modified`. */
+function validatorVersion(validators: BodyValidators | undefined): string | undefined {
+  if (validators?.etag !== undefined) return validators.etag;
+  if (validators?.lastModified !== undefined) return `last-modified:${validators.lastModified}`;
+  return undefined;
+}
+
+/** Digests of bodies without validators, made once per body however many sources read it. */
+const bodyDigests = new WeakMap<Uint8Array, string>();
+
+/** A whole body's version: its validators, else a digest of its bytes (132 bits of SHA-256). */
+function bodyVersion(body: CachedBody): string {
+  const named = validatorVersion(body);
+  if (named !== undefined) return named;
+  let digest = bodyDigests.get(body.bytes);
+  if (digest === undefined) {
+    digest = `sha256:${createHash("sha256").update(body.bytes).digest("base64url").slice(0, 22)}`;
+    bodyDigests.set(body.bytes, digest);
+  }
+  return digest;
 }
 
 /** URL, plus a digest of the request headers and of a custom fetch's identity: who may share a body. */

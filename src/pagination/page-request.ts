@@ -3,6 +3,7 @@ import type { WalkProgress } from "./adaptive-pages.js";
 import type { CursorBinding } from "./cursor-codec.js";
 import type { KeyValue } from "./cursor-values.js";
 import type { StreamWindow } from "./stream-window.js";
+import type { TailKey } from "./tail-polls.js";
 
 /** A decoded page request: where to start, how many, which fields, and what cursors bind to. */
 export interface PageRequest {
@@ -14,6 +15,8 @@ export interface PageRequest {
   readonly window: StreamWindow | undefined;
   /** Under `adaptive: true`: how far the walk has come, for the next page's cursor. */
   readonly progress: WalkProgress | undefined;
+  /** For time windows: the tail this call follows, where its `nextSince` is remembered. */
+  readonly tail: TailKey | undefined;
 }
 
 /** Where the `decodeCursor` stage leaves the request for the `paginate` stage. */

@@ -13,22 +13,25 @@ import type { KeyValue } from "./cursor-values.js";
 import { Page, type PageDescriber } from "./page.js";
 import { PAGE_REQUEST, type PageRequest } from "./page-request.js";
 import { compareKeys, type KeySpec, keyOf } from "./stable-key.js";
+import type { TailPolls } from "./tail-polls.js";
 
 /**
  * Under `@Paginated`: turns what the handler returned (an array, an async iterable, or
  * the `limit + 1` rows it fetched after `ctx.page.after`) into a `Page`, projects the
  * selected fields, bounds stream chunks by size, and makes the `nextCursor` from the last
  * item's key. Under a time window, an async iterable is read until the window's end (by
- * the app's clock) plus `stream.graceMs`, on a real timer.
+ * the app's clock) plus `stream.graceMs`, on a real timer, and a chunk that ends the
+ * window tells `tails` where (its `nextSince`), so a poll from there goes on with the walk.
  */
-export function paginateStage(cursors: CursorCodec, clock: Clock): StageFactory {
-  return { name: "paginate", create: (definition) => paginatorFor(definition, cursors, clock) };
+export function paginateStage(cursors: CursorCodec, clock: Clock, tails: TailPolls): StageFactory {
+  return { name: "paginate", create: (definition) => paginatorFor(definition, cursors, clock, tails) };
 }
 
 function paginatorFor(
   definition: OperationDefinition,
   cursors: CursorCodec,
   clock: Clock,
+  tails: TailPolls,
 ): Stage | undefined {
   const spec = definition.pagination;
   if (!spec) return undefined;
@@ -72,7 +75,19 @@ function paginatorFor(
     }
     const makeCursor = (key: Record<string, KeyValue>, returned: number) =>
       cursors.encode(key, request.binding, cursorState(spec, request, returned));
-    const describe = spec.stream ? describeChunk(spec, request, rows.cutShort === true) : undefined;
+    const cutShort = rows.cutShort === true;
+    const describe = spec.stream ? describeChunk(spec, request, cutShort) : undefined;
+    if (request.tail !== undefined && !hasMore && request.window?.until != null) {
+      // The window is done: a poll from this chunk's nextSince goes on with this walk. (A
+      // budget that shrinks the chunk takes its nextSince away; the chunk that ends the
+      // window then tells this again, with its own count.)
+      const last = keys[keys.length - 1]?.[spec.stableKey[0] as string] ?? null;
+      const pagesBefore = (request.progress?.pagesBefore ?? 0) + 1;
+      tails.handedOut(request.tail, chunkEnd(spec, request, cutShort, last), {
+        pagesBefore,
+        lastCount: items.length,
+      });
+    }
     // A link is made from the item as the handler returned it (its URI may need fields a selection leaves out).
     const link = spec.link;
     const links = link
@@ -127,10 +142,13 @@ function readDeadline(spec: PaginationSpec, request: PageRequest, clock: Clock):
  *
  * Late items: polling with `since = nextSince` delivers each item once, provided the
  * source can yield it when the chunk covering its stamp is read (for a live source: by
- * the window's end plus `graceMs`). An item that shows up later, stamped at or before the
- * `nextSince` already handed out (or with the same stamp as the last item read), sorts
- * before the next poll's range and is not delivered: stamp items when they become
- * readable, or walk a sequence number (`stream: {}`) when late writers are expected.
+ * the window's end plus `graceMs`). The window ends `settleMs` behind the clock (see
+ * `resolveWindow`), so an item stamped in the millisecond of the read, after the
+ * handler's snapshot, falls in the next poll. An item that shows up later still, stamped
+ * at or before the `nextSince` already handed out (or with the same stamp as the last
+ * item read), sorts before the next poll's range and is not delivered: stamp items when
+ * they become readable, raise `settleMs` to the longest delay, or walk a sequence number
+ * (`stream: {}`) when late writers are expected.
  */
 function describeChunk(spec: PaginationSpec, request: PageRequest, cutShort: boolean): PageDescriber {
   const field = spec.stableKey[0] as string;
@@ -138,15 +156,21 @@ function describeChunk(spec: PaginationSpec, request: PageRequest, cutShort: boo
   const until = request.window?.until ?? null;
   return (keys, hasMore) => {
     const last = keys[keys.length - 1]?.[field] ?? null;
-    const end = !cutShort ? until : spec.order === "asc" ? (last ?? since) : since;
     return {
       since,
       until,
       first: keys[0]?.[field] ?? null,
       last,
-      ...(hasMore || until === null ? {} : { nextSince: end }),
+      ...(hasMore || until === null ? {} : { nextSince: chunkEnd(spec, request, cutShort, last) }),
     };
   };
+}
+
+/** Where a chunk that ends its window really ended (its `nextSince`): see `describeChunk`. */
+function chunkEnd(spec: PaginationSpec, request: PageRequest, cutShort: boolean, last: KeyValue): KeyValue {
+  const since = request.window?.since ?? null;
+  if (!cutShort) return request.window?.until ?? null;
+  return spec.order === "asc" ? (last ?? since) : since;
 }
 
 /** How many leading items fit in `maxBytes` of JSON; at least one, so a walk always advances. */

@@ -1,4 +1,4 @@
-import type { StreamChunkOptions } from "../metadata/definitions.js";
+import type { StreamChunkSpec } from "../metadata/specs.js";
 import type { KeyValue } from "./cursor-values.js";
 
 /** The range of the first key field a stream walk covers: `(since, until]`; null is open. */
@@ -29,18 +29,22 @@ export function parseBound(value: unknown, name: string): number | Date | null {
  * alone reaches `window` forward, `until` alone `window` back, neither means the latest
  * window, and a longer range is shortened to the window (the chunk reports the real one).
  *
- * A time window never ends in the future: `until` is at most `now` (the app's clock), so
- * the chunk's `nextSince` (its `until`) is where it really ended and a client that polls
- * with `since = nextSince` misses nothing. `until` is inclusive: an item stamped exactly
- * `now` belongs to this window, and the next one, which starts after `now`, never repeats
- * it. A `since` at or after `now` (a client polling again within the same millisecond, or
- * a clock that stepped back) gives the empty range `(since, since]`: nothing yet, and
- * `nextSince` stays at `since`.
+ * A time window never reaches the millisecond its read starts in: `until` is at most
+ * `now - stream.settleMs` (the app's clock; 1 ms by default), the settled end. A writer may
+ * still stamp items `now` after the handler took its snapshot (issue 23: a line every 3 ms
+ * lost 4-5 % of lines when windows ended at `now`); every item stamped at or before the
+ * settled end was written before the read began, so the snapshot holds it, and the chunk's
+ * `nextSince` (its `until`) is where the walk is complete: a client that polls with
+ * `since = nextSince` sees every item once. `until` is inclusive: an item stamped exactly
+ * `until` belongs to this window, and the next one, which starts after it, never repeats
+ * it. A `since` at or after the settled end (a client polling again within the same
+ * millisecond, or a clock that stepped back) gives the empty range `(since, since]`:
+ * nothing yet, and `nextSince` stays at `since`.
  */
 export function resolveWindow(
   sinceInput: unknown,
   untilInput: unknown,
-  stream: StreamChunkOptions,
+  stream: Pick<StreamChunkSpec, "window" | "settleMs">,
   now: number,
 ): StreamWindow {
   let since = parseBound(sinceInput, "since");
@@ -50,20 +54,21 @@ export function resolveWindow(
   }
   const window = stream.window;
   if (window === undefined) return { since, until };
-  if (until !== null) until = atMost(until, now);
-  if (since === null && until === null) until = new Date(now);
+  const settled = now - stream.settleMs;
+  if (until !== null) until = atMost(until, settled);
+  if (since === null && until === null) until = new Date(settled);
   if (since === null) since = shift(until as number | Date, -window);
   if (until === null || toNumber(until) - toNumber(since) > window) until = shift(since, window);
-  until = atMost(until, now);
-  // Past `now` there is nothing to read yet: the range is empty and ends where it starts.
+  until = atMost(until, settled);
+  // Past the settled end there is nothing to read yet: the range is empty and ends where it starts.
   if (toNumber(until) < toNumber(since)) until = since;
   return { since, until };
 }
 
-/** `bound`, or `now` (as the same kind of value) when `bound` is later. */
-function atMost(bound: number | Date, now: number): number | Date {
-  if (toNumber(bound) <= now) return bound;
-  return bound instanceof Date ? new Date(now) : now;
+/** `bound`, or `end` (as the same kind of value) when `bound` is later. */
+function atMost(bound: number | Date, end: number): number | Date {
+  if (toNumber(bound) <= end) return bound;
+  return bound instanceof Date ? new Date(end) : end;
 }
 
 /** Where a key value falls relative to the range, in walk order. */

@@ -41,6 +41,11 @@ export interface CallOutcome {
   freshForMs: number | undefined;
   /** True when that kept result is the same for every caller (not scoped to an owner): `cacheScope` "public". */
   sharedAcrossOwners: boolean;
+  /**
+   * True when the call goes on with a walk without a cursor: a stream polled from where the
+   * caller's last answer ended (`since = nextSince`). Counted with the calls that pass one.
+   */
+  continuation: boolean;
 }
 
 /** The state of one call as it passes through the pipeline. */
@@ -121,6 +126,7 @@ export function newInvocation(
       pageCount: undefined,
       freshForMs: undefined,
       sharedAcrossOwners: false,
+      continuation: false,
     },
     shaped: undefined,
     slots: undefined,

@@ -14,6 +14,7 @@ import type { CursorCodec } from "../pagination/cursor-codec.js";
 import { decodeCursorStage } from "../pagination/decode-cursor.stage.js";
 import { paginateStage } from "../pagination/paginate.stage.js";
 import { projectStage } from "../pagination/project.stage.js";
+import { TailPolls } from "../pagination/tail-polls.js";
 import type { Interceptor, InterceptorRef } from "../pipeline/interceptor.js";
 import type { StageFactory } from "../pipeline/stage-factory.js";
 import { interceptorsStage } from "../pipeline/stages/interceptors.stage.js";
@@ -49,15 +50,17 @@ export interface StageDeps {
  * capability means one line here and a name in that order.
  */
 export function pipelineStages(deps: StageDeps): StageFactory[] {
+  // Shared by pagination's two stages: where each tail's answers ended, for the next poll.
+  const tails = new TailPolls();
   return [
     validateStage(deps.inputLimits),
     interceptorsStage(deps.appInterceptors, deps.interceptorOf, deps.logger),
-    decodeCursorStage(deps.cursors, deps.clock),
+    decodeCursorStage(deps.cursors, deps.clock, tails),
     cacheStage(deps),
     shapeStage(deps.logger),
     spillStage({ resources: deps.resources, counter: deps.counter, tools: deps.resourceTools }),
     budgetStage(deps),
-    paginateStage(deps.cursors, deps.clock),
+    paginateStage(deps.cursors, deps.clock, tails),
     projectStage(),
   ];
 }

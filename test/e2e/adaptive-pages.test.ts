@@ -1,3 +1,4 @@
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import {
   BpeTokenCounter,
   Budget,
@@ -398,5 +399,72 @@ describe("adaptive pages", () => {
     expect(limit.description).toBe(
       "Page size (default 20, at most 100; larger values are clamped). Omit it when following nextCursor to let pages grow.",
     );
+  });
+});
+
+describe("adaptive chunks of a tail polled with since = nextSince", () => {
+  let t: TestClient;
+  const options = { cursorSecret: SECRET, providers: [{ provide: CLOCK, useValue: clock }] };
+  beforeAll(async () => {
+    t = await createTestClient(AdaptiveModule, options);
+  });
+  afterAll(() => t.close());
+
+  /** One poll of `tail`: the chunks of the window after `since`, following nextCursor. */
+  const poll = async (client: Client, since: unknown) => {
+    const counts: number[] = [];
+    const ids: unknown[] = [];
+    let envelope: Envelope | undefined;
+    do {
+      const args: Record<string, unknown> = envelope?.nextCursor
+        ? { since, cursor: envelope.nextCursor }
+        : { since };
+      const result = await client.callTool({ name: "tail", arguments: args });
+      expect(result.isError, JSON.stringify(result.content)).toBeFalsy();
+      envelope = result.structuredContent as unknown as Envelope;
+      counts.push(envelope.count);
+      ids.push(...envelope.items.map((item) => item.id));
+    } while (envelope.nextCursor);
+    return { counts, ids, nextSince: envelope.nextSince };
+  };
+
+  it("a tail poll goes on with the walk's growth instead of starting at limit again", async () => {
+    const first = await poll(t.client, new Date(START).toISOString());
+    expect(first.counts).toEqual([10, 10, 20, 40, 80, 100, 100, 100, 100, 40]);
+    // The walk's last chunk had 40 items: the next poll's first one has twice that.
+    const second = await poll(t.client, first.nextSince);
+    expect(second.counts).toEqual([80, 100, 100, 100, 100, 100, 20]);
+    const third = await poll(t.client, second.nextSince);
+    expect(third.counts).toEqual([40, 80, 100, 100, 100, 100, 80]);
+    // Every event of the half hour once, in order.
+    expect([...first.ids, ...second.ids, ...third.ids]).toEqual(EVENTS.slice(0, 1800).map((e) => e.id));
+  });
+
+  it("starts at limit from a since it did not hand out, or one it handed to another caller", async () => {
+    const handedOut = (await poll(t.client, new Date(START + 20 * MINUTE).toISOString())).nextSince;
+    const other = await t.connect();
+    const theirs = await poll(other, handedOut);
+    expect(theirs.counts.slice(0, 3)).toEqual([10, 10, 20]);
+    // The caller it was handed to goes on growing …
+    expect((await poll(t.client, handedOut)).counts[0]).toBe(80);
+    // … but not from a time of its own choosing.
+    const elsewhere = await poll(t.client, new Date(START + 31 * MINUTE).toISOString());
+    expect(elsewhere.counts.slice(0, 3)).toEqual([10, 10, 20]);
+  });
+
+  it("a limit the client passes on a tail poll is that chunk's size; the walk grows on from what it returned", async () => {
+    const first = await poll(t.client, new Date(START + 40 * MINUTE).toISOString());
+    const sized = await t.callTool({ name: "tail", arguments: { since: first.nextSince, limit: 7 } });
+    let chunk = sized.structuredContent as unknown as Envelope;
+    const counts = [chunk.count];
+    while (chunk.nextCursor && counts.length < 5) {
+      const next = await t.callTool({
+        name: "tail",
+        arguments: { since: first.nextSince, cursor: chunk.nextCursor },
+      });
+      chunk = next.structuredContent as unknown as Envelope;
+      counts.push(chunk.count);
+    }
+    expect(counts).toEqual([7, 14, 28, 56, 100]);
   });
 });

@@ -7,15 +7,22 @@ import { FileCatalog, REMOTE_FILES } from "../../examples/binary-files/file-cata
 import { type FileServer, startFileServer } from "../support/file-server.js";
 
 type Listed = { files: Array<{ id: string; name: string; size?: number; remote: boolean }> };
-type Chunk = { bytes: string; byteCount: number; totalBytes: number; hasMore: boolean };
+type Chunk = { bytes: string; byteCount: number; totalBytes: number; hasMore: boolean; version: string };
 
-/** Reads a file through the app-only chunk tool, checking the one-line text of each chunk. */
+/**
+ * Reads a file through the app-only chunk tool, as a viewer does: the first chunk's
+ * version goes with every later one. Checks the one-line text of each chunk.
+ */
 async function readWhole(t: TestClient, fileId: string): Promise<Buffer[]> {
   const chunks: Buffer[] = [];
   let offset = 0;
+  let version: string | undefined;
   for (;;) {
-    const result = await t.callTool({ name: "read_file_bytes", arguments: { fileId, offset } });
+    const args = version === undefined ? { fileId, offset } : { fileId, offset, version };
+    const result = await t.callTool({ name: "read_file_bytes", arguments: args });
     const chunk = result.structuredContent as Chunk;
+    version ??= chunk.version;
+    expect(chunk.version).toBe(version);
     expect(chunk.byteCount).toBeLessThanOrEqual(512 * 1024);
     const where = `${chunk.byteCount} bytes at offset ${offset} of ${chunk.totalBytes}`;
     const line = chunk.hasMore
@@ -75,5 +82,35 @@ describe("examples/binary-files, a remote file whose server refuses Range", () =
     expect(Buffer.concat(chunks).equals(content)).toBe(true);
     // 501 to the first Range request, then one plain GET; every later chunk comes from the cache.
     expect(files.hits.map((hit) => hit.answer)).toEqual([501, 200]);
+  });
+});
+
+describe("examples/binary-files, a remote file replaced mid-download", () => {
+  const first = Buffer.concat([Buffer.from("%PDF-1.7\n% version one\n"), randomBytes(1024 * 1024)]);
+  const second = Buffer.concat([Buffer.from("%PDF-1.7\n% version two\n"), randomBytes(1024 * 1024)]);
+  let files: FileServer;
+  let t: TestClient;
+  beforeAll(async () => {
+    files = await startFileServer({ range: "serve", content: first, etag: true });
+    t = await createTestClient(FilesModule, {
+      providers: [{ provide: REMOTE_FILES, useValue: [files.url] }],
+    });
+  });
+  afterAll(async () => {
+    await t.close();
+    await files.close();
+  });
+
+  it("refuses the next chunk of the old version, saying to start again; starting again reads the new one whole", async () => {
+    const start = await t.callTool({ name: "read_file_bytes", arguments: { fileId: "r1", offset: 0 } });
+    const { version } = start.structuredContent as Chunk;
+    files.content = second;
+    const refused = await t.callTool({
+      name: "read_file_bytes",
+      arguments: { fileId: "r1", offset: 512 * 1024, version },
+    });
+    expect(refused.isError).toBe(true);
+    expect(JSON.stringify(refused.content)).toContain("Start again from offset 0 without `version`");
+    expect(Buffer.concat(await readWhole(t, "r1")).equals(second)).toBe(true);
   });
 });

@@ -1,5 +1,5 @@
-import { randomBytes } from "node:crypto";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { createHash, randomBytes } from "node:crypto";
+import { mkdtemp, rename, rm, utimes, writeFile } from "node:fs/promises";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -9,6 +9,8 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import {
   Budget,
   type ByteRange,
+  type ByteSource,
+  ByteSourceChangedError,
   byteChunkInput,
   createTestClient,
   fileByteSource,
@@ -22,7 +24,7 @@ import {
   type TestClient,
   Tool,
 } from "frugal-mcp";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { type FileServer, type FileServerOptions, startFileServer } from "../support/file-server.js";
 import { deferred } from "../support/gates.js";
@@ -53,11 +55,26 @@ class FilesService {
     input: { url: z.string(), ...byteChunkInput() },
     visibility: ["app"],
   })
-  async readRemote({ url, offset, byteCount }: { url: string } & ByteRange) {
+  async readRemote({ url, ...range }: { url: string } & ByteRange) {
     remoteCallsEntered.resolveOne();
-    return readByteChunk(httpByteSource(url), { offset, byteCount });
+    return readByteChunk(httpByteSource(url), range);
+  }
+
+  /** A file the tests replace while a client reads it. */
+  @Tool({ input: byteChunkInput(), visibility: ["app"] })
+  readReplaced(range: ByteRange) {
+    return readByteChunk(fileByteSource(replacedPath), range);
+  }
+
+  /** A source of the test's own making (`byteSource`): with or without `version()`. */
+  @Tool({ input: byteChunkInput(), visibility: ["app"] })
+  readCustom(range: ByteRange) {
+    return readByteChunk(byteSource, range);
   }
 }
+
+let replacedPath = "";
+let byteSource: ByteSource = { size: async () => 0, read: async () => new Uint8Array(0) };
 
 /** Counts `read_remote` calls that reached their handler; resolves `all` at `expected`. */
 const remoteCallsEntered = {
@@ -77,7 +94,14 @@ const remoteCallsEntered = {
 @McpModule({ services: [FilesService] })
 class FilesModule {}
 
-type Chunk = { bytes: string; offset: number; byteCount: number; totalBytes: number; hasMore: boolean };
+type Chunk = {
+  bytes: string;
+  offset: number;
+  byteCount: number;
+  totalBytes: number;
+  hasMore: boolean;
+  version: string;
+};
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), "frugal-bytes-"));
@@ -354,5 +378,180 @@ describe("httpByteSource's Range fallback, through a tool that makes a source pe
     expect(cut.isError).toBe(true);
     expect(await readAll(server.url, REMOTE)).toBe(7);
     expect(server.hits.map((hit) => hit.answer)).toEqual([501, 500, 501, "truncated", 501, 200]);
+  });
+});
+
+/** The first 1.2 MB of a file, then the rest of another one of the same size: what a silent reassembly gives. */
+const VERSION_ONE = randomBytes(1_200_000);
+const VERSION_TWO = randomBytes(1_200_000);
+
+describe("byte chunk versions: a file replaced mid-download is refused, never reassembled corrupt", () => {
+  let t: TestClient;
+  let files: FileServer | undefined;
+  beforeAll(async () => {
+    t = await createTestClient(FilesModule);
+  });
+  afterAll(() => t.close());
+  afterEach(async () => {
+    await files?.close();
+    files = undefined;
+  });
+
+  const call = (name: string, args: Record<string, unknown>) => t.callTool({ name, arguments: args });
+  const chunkOf = async (name: string, args: Record<string, unknown>) => {
+    const result = await call(name, args);
+    if (result.isError) throw new Error(JSON.stringify(result.content));
+    return result.structuredContent as Chunk;
+  };
+  const errorText = (result: Awaited<ReturnType<typeof call>>) => {
+    expect(result.isError).toBe(true);
+    return (result.content as Array<{ text: string }>)[0]?.text ?? "";
+  };
+  /** Reads a whole file from offset 0, passing the first chunk's version with every later one. */
+  const readAll = async (name: string, extra: Record<string, unknown> = {}) => {
+    const first = await chunkOf(name, { ...extra, offset: 0 });
+    const parts = [Buffer.from(first.bytes, "base64")];
+    let chunk = first;
+    while (chunk.hasMore) {
+      chunk = await chunkOf(name, {
+        ...extra,
+        offset: chunk.offset + chunk.byteCount,
+        version: first.version,
+      });
+      expect(chunk.version).toBe(first.version);
+      parts.push(Buffer.from(chunk.bytes, "base64"));
+    }
+    return { version: first.version, content: Buffer.concat(parts) };
+  };
+  const refusal = (from: string, to: string, offset: number) =>
+    `The content changed since the chunk you continue from was read (version ${from}, now ${to}), so the chunk at offset ${offset} would not fit with it. Start again from offset 0 without \`version\`, then pass the new version with every later chunk.`;
+
+  beforeEach(async () => {
+    replacedPath = join(dir, `replaced-${randomBytes(4).toString("hex")}.pdf`);
+    await writeFile(replacedPath, VERSION_ONE);
+  });
+
+  it("a local file replaced (renamed over) between two chunks: the next chunk is refused, saying to start again", async () => {
+    const first = await chunkOf("read_replaced", { offset: 0 });
+    expect(first.version).toMatch(/^\S{6,}$/);
+    expect((await chunkOf("read_replaced", { offset: CHUNK, version: first.version })).version).toBe(
+      first.version,
+    );
+    // Another version, the same size, moved into place atomically (a new inode), as deploy tools do.
+    const next = `${replacedPath}.next`;
+    await writeFile(next, VERSION_TWO);
+    await rename(next, replacedPath);
+    const refused = await call("read_replaced", { offset: 2 * CHUNK, version: first.version });
+    const again = await readAll("read_replaced");
+    expect(errorText(refused)).toBe(refusal(first.version, again.version, 2 * CHUNK));
+    expect(again.version).not.toBe(first.version);
+    expect(again.content.equals(VERSION_TWO)).toBe(true);
+  });
+
+  it("a local file rewritten in place: a new size or a new modification time is a new version", async () => {
+    const first = await chunkOf("read_replaced", { offset: 0 });
+    await writeFile(replacedPath, VERSION_TWO.subarray(0, 1_000_000));
+    expect(errorText(await call("read_replaced", { offset: CHUNK, version: first.version }))).toContain(
+      "Start again from offset 0 without `version`",
+    );
+    const shorter = await chunkOf("read_replaced", { offset: 0 });
+    // The same size, written in the same clock tick: only the modification time tells them apart.
+    await writeFile(replacedPath, VERSION_ONE.subarray(0, 1_000_000));
+    await utimes(replacedPath, new Date(), new Date(Date.now() + 60_000));
+    expect(errorText(await call("read_replaced", { offset: CHUNK, version: shorter.version }))).toContain(
+      "The content changed since the chunk you continue from was read",
+    );
+  });
+
+  it("a ranged HTTP file with an ETag: its version is the ETag; a change between chunks is refused", async () => {
+    files = await startFileServer({ range: "serve", content: VERSION_ONE, etag: true });
+    const first = await chunkOf("read_remote", { url: files.url, offset: 0 });
+    expect(first.version).toBe(`"${createHash("sha256").update(VERSION_ONE).digest("hex").slice(0, 16)}"`);
+    files.content = VERSION_TWO;
+    const refused = await call("read_remote", { url: files.url, offset: CHUNK, version: first.version });
+    expect(errorText(refused)).toContain(`(version ${first.version}, now "`);
+    const again = await readAll("read_remote", { url: files.url });
+    expect(again.content.equals(VERSION_TWO)).toBe(true);
+  });
+
+  it("an HTTP file that changes between the requests of one chunk is refused as changed while read", async () => {
+    // The first request of a call learns the size and the version; the file changes before the second.
+    files = await startFileServer({
+      range: "serve",
+      content: VERSION_ONE,
+      etag: true,
+      hold: async () => {
+        if (files?.hits.length === 2) files.content = VERSION_TWO;
+      },
+    });
+    const result = await call("read_remote", { url: files.url, offset: CHUNK });
+    expect(errorText(result)).toMatch(
+      /^The content changed while the chunk at offset 524288 was read \(version "\w+", then "\w+"\)\. Start again from offset 0 without `version`\.$/,
+    );
+  });
+
+  it("an HTTP file downloaded whole (no Range): its ETag is the version, checked by each new source", async () => {
+    files = await startFileServer({ range: "refuse", content: VERSION_ONE, etag: true });
+    const first = await chunkOf("read_remote", { url: files.url, offset: 0 });
+    files.content = VERSION_TWO;
+    expect(
+      errorText(await call("read_remote", { url: files.url, offset: CHUNK, version: first.version })),
+    ).toContain("Start again from offset 0");
+    expect((await readAll("read_remote", { url: files.url })).content.equals(VERSION_TWO)).toBe(true);
+  });
+
+  it("a whole HTTP body without ETag or Last-Modified: a digest of the body is its version", async () => {
+    files = await startFileServer({ range: "ignore", content: VERSION_ONE });
+    const whole = await readAll("read_remote", { url: files.url });
+    expect(whole.version).toMatch(/^sha256:[\w-]{22}$/);
+    expect(whole.content.equals(VERSION_ONE)).toBe(true);
+  });
+
+  it("a source without version(): its size stands in, so at least a change of size is refused", async () => {
+    let content = VERSION_ONE;
+    byteSource = { size: async () => content.length, read: async (o, n) => content.subarray(o, o + n) };
+    const first = await chunkOf("read_custom", { offset: 0 });
+    expect(first.version).toBe(`size:${VERSION_ONE.length}`);
+    content = VERSION_TWO.subarray(0, 1_100_000);
+    expect(errorText(await call("read_custom", { offset: CHUNK, version: first.version }))).toBe(
+      refusal(first.version, "size:1100000", CHUNK),
+    );
+  });
+
+  it("a source whose version() changes while a chunk is read: refused, never answered", async () => {
+    let reads = 0;
+    byteSource = {
+      size: async () => VERSION_ONE.length,
+      read: async (o, n) => {
+        reads++;
+        return VERSION_ONE.subarray(o, o + n);
+      },
+      version: async () => `v${reads}`,
+    };
+    expect(errorText(await call("read_custom", { offset: 0 }))).toBe(
+      "The content changed while the chunk at offset 0 was read (version v0, then v1). Start again from offset 0 without `version`.",
+    );
+  });
+
+  it("refuses a version that is not a non-empty string of at most 256 characters, before reading", async () => {
+    for (const version of ["", "x".repeat(257), 42, null]) {
+      const result = await call("read_replaced", { offset: 0, version });
+      expect(result.isError, JSON.stringify(version)).toBe(true);
+    }
+    const direct = await readByteChunk(fileByteSource(replacedPath), {
+      offset: 0,
+      byteCount: 10,
+      version: 5 as unknown as string,
+    }).catch((error: unknown) => error);
+    expect(direct).toBeInstanceOf(RangeError);
+    expect((direct as Error).message).toBe(
+      "version must be a string of 1 to 256 characters (the chunk's `version`)",
+    );
+    const changed = await readByteChunk(fileByteSource(replacedPath), {
+      offset: 0,
+      byteCount: 10,
+      version: "old",
+    }).catch((error: unknown) => error);
+    expect(changed).toBeInstanceOf(ByteSourceChangedError);
   });
 });

@@ -1,15 +1,22 @@
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import {
   Budget,
+  type ByteRange,
+  type ByteSource,
+  byteChunkInput,
   Cached,
+  CLOCK,
   createTestClient,
   Ephemeral,
+  ManualClock,
   McpModule,
   McpService,
   Paginated,
   Prompt,
   RedisStorage,
   Resource,
+  readByteChunk,
   STORAGE,
   type TestClient,
   Tool,
@@ -19,6 +26,15 @@ import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 
 const ITEMS = Array.from({ length: 25 }, (_, i) => ({ id: i, title: `Item ${i}` }));
+/** 3 MiB and 60 bytes: seven chunks of at most 512 KiB, about 4.2 MB of base64. */
+const FILE = Buffer.alloc(3 * 1024 * 1024 + 60, 7);
+/** A log with one event every 5 seconds for ten minutes, tailed by `tail_log` and `events://{source}`. */
+const LOG_START = Date.UTC(2026, 10, 4, 8, 0, 0);
+const LOG = Array.from({ length: 120 }, (_, i) => ({ at: new Date(LOG_START + (i + 1) * 5_000), id: i + 1 }));
+const fileSource: ByteSource = {
+  size: async () => FILE.length,
+  read: async (offset, length) => FILE.subarray(offset, offset + length),
+};
 
 @McpService()
 class StatsService {
@@ -39,6 +55,35 @@ class StatsService {
   @Budget(2_000)
   budgeted({ words }: { words: number }) {
     return "word ".repeat(words);
+  }
+
+  @Tool({ name: "read_file", input: byteChunkInput(), visibility: ["app"] })
+  readFile(range: ByteRange) {
+    return readByteChunk(fileSource, range);
+  }
+
+  /** The same shape as a byte chunk, returned as plain JSON: its text carries the base64 already. */
+  @Tool({ name: "chunk_as_json" })
+  chunkAsJson() {
+    return {
+      bytes: FILE.subarray(0, 3000).toString("base64"),
+      offset: 0,
+      byteCount: 3000,
+      totalBytes: 3000,
+      hasMore: false,
+    };
+  }
+
+  @Tool({ name: "tail_log" })
+  @Paginated(["at", "id"], { limit: 5, stream: { window: 60_000 } })
+  tailLog() {
+    return LOG;
+  }
+
+  @Resource("events://{source}", { mimeType: "application/json" })
+  @Paginated(["at", "id"], { limit: 5, stream: { window: 60_000 } })
+  eventLog() {
+    return LOG;
   }
 
   @Tool({ name: "plain" })
@@ -137,6 +182,90 @@ describe("app.stats().operations", () => {
     const plain = await t.callTool({ name: "plain", arguments: {} });
     expect(operations().plain?.bytesOut).toBe(textBytes(plain.content as Text[]));
     expect(operations().plain?.bytesOut).toBe(6); // "héllo": é is two bytes in UTF-8
+  });
+
+  it("counts a byte chunk's base64, which travels in structuredContent, as binary data returned", async () => {
+    t = await createTestClient(StatsModule);
+    let offset = 0;
+    let expected = 0;
+    let base64 = 0;
+    for (;;) {
+      const result = await t.callTool({ name: "read_file", arguments: { offset } });
+      const chunk = result.structuredContent as { bytes: string; byteCount: number; hasMore: boolean };
+      expected += textBytes(result.content as Text[]) + chunk.bytes.length;
+      base64 += chunk.bytes.length;
+      offset += chunk.byteCount;
+      if (!chunk.hasMore) break;
+    }
+    expect(operations().read_file).toMatchObject({ calls: 7, errors: 0, bytesOut: expected });
+    // Six chunks of 512 KiB and one of 60 bytes, each its own base64 (padded to a multiple of 4).
+    expect(base64).toBe(6 * 4 * Math.ceil((512 * 1024) / 3) + 4 * (60 / 3));
+    expect(operations().read_file?.bytesOut).toBeGreaterThan(4_190_000);
+    // The same fields answered as JSON text: the text carries the base64, counted once.
+    const json = await t.callTool({ name: "chunk_as_json", arguments: {} });
+    expect(operations().chunk_as_json?.bytesOut).toBe(textBytes(json.content as Text[]));
+    // An offset past the end is an error answer: its text is what it returned.
+    const past = await t.callTool({ name: "read_file", arguments: { offset: FILE.length + 1 } });
+    expect(past.isError).toBe(true);
+    expect(operations().read_file).toMatchObject({
+      calls: 8,
+      errors: 1,
+      bytesOut: expected + textBytes(past.content as Text[]),
+    });
+  });
+
+  it("counts a tail poll (since = a nextSince this caller was handed) as a continuation, like a cursor", async () => {
+    const clock = new ManualClock(LOG_START + 10 * 60_000);
+    t = await createTestClient(StatsModule, { providers: [{ provide: CLOCK, useValue: clock }] });
+    type Chunk = { nextCursor: string | null; nextSince?: string; count: number };
+    /** One poll: the chunks of the window after `since`, following nextCursor. */
+    const poll = async (client: Client, since: string) => {
+      let chunk: Chunk | undefined;
+      let counted = 0;
+      do {
+        const args: Record<string, unknown> = chunk?.nextCursor
+          ? { since, cursor: chunk.nextCursor }
+          : { since };
+        const result = await client.callTool({ name: "tail_log", arguments: args });
+        expect(result.isError, JSON.stringify(result.content)).toBeFalsy();
+        chunk = result.structuredContent as Chunk;
+        counted += chunk.count;
+      } while (chunk.nextCursor);
+      expect(counted).toBe(12); // a minute of the log, in chunks of 5, 5 and 2
+      return chunk.nextSince as string;
+    };
+    const first = await poll(t.client, new Date(LOG_START).toISOString());
+    expect(operations().tail_log).toMatchObject({ calls: 3, continuations: 2 });
+    // Polling on from where the last chunk ended: the poll continues the walk.
+    const second = await poll(t.client, first);
+    expect(operations().tail_log).toMatchObject({ calls: 6, continuations: 5 });
+    await poll(t.client, second);
+    expect(operations().tail_log).toMatchObject({ calls: 9, continuations: 8 });
+    // A since this server never handed out starts a walk; so does one handed to another caller.
+    await poll(t.client, new Date(LOG_START + 30_000).toISOString());
+    expect(operations().tail_log).toMatchObject({ calls: 12, continuations: 10 });
+    const other = await t.connect();
+    await poll(other, first);
+    expect(operations().tail_log).toMatchObject({ calls: 15, continuations: 12 });
+    // A malformed since is refused, and no continuation.
+    const bad = await t.callTool({ name: "tail_log", arguments: { since: "soon" } });
+    expect(bad.isError).toBe(true);
+    expect(operations().tail_log).toMatchObject({ calls: 16, errors: 1, continuations: 12 });
+
+    // A stream resource polled by URI: the same.
+    const read = async (uri: string) =>
+      JSON.parse(
+        String(((await client().readResource({ uri })).contents[0] as { text: string }).text),
+      ) as Chunk;
+    let chunk = await read(
+      `events://app?limit=20&since=${encodeURIComponent(new Date(LOG_START).toISOString())}`,
+    );
+    chunk = await read(`events://app?limit=20&since=${encodeURIComponent(chunk.nextSince as string)}`);
+    expect(chunk.count).toBe(12);
+    expect(operations()["events://{source}"]).toMatchObject({
+      calls: 2,
+      continuations: 1,
+    });
   });
 
   it("reports latency percentiles in milliseconds", async () => {

@@ -102,11 +102,12 @@ describe("stream chunks", () => {
     expect(ids).toEqual(Array.from({ length: 15 }, (_, i) => 31 + i));
   });
 
-  it("defaults to the latest window, and shortens a range longer than the window", async () => {
+  it("defaults to the latest settled window, and shortens a range longer than the window", async () => {
+    // The latest window ends a millisecond before now (the settle lag): 12:55:00 is in it.
     const latest = await chunk("tail", { limit: 100 });
-    expect(latest.until).toBe(new Date(START + 60 * MINUTE).toISOString());
-    expect(latest.since).toBe(new Date(START + 55 * MINUTE).toISOString());
-    expect(latest.count).toBe(14);
+    expect(latest.until).toBe(new Date(START + 60 * MINUTE - 1).toISOString());
+    expect(latest.since).toBe(new Date(START + 55 * MINUTE - 1).toISOString());
+    expect(latest.count).toBe(15);
     const long = await chunk("tail", { since: START, until: START + 60 * MINUTE, limit: 100 });
     expect(long.until).toBe(START + 5 * MINUTE);
     expect(long.count).toBe(15);
@@ -357,13 +358,18 @@ describe("tailing a time-windowed stream", () => {
           page = await chunk(tool, { since, cursor: page.nextCursor });
           seen.push(...page.items.map((line) => line.seq as number));
         }
-        // The window ends now, not `since + window` in the future …
-        expect(page.until).toBe(iso(tailClock.now()));
-        // … and the line stamped exactly now is in this poll (and, since is exclusive, not the next).
-        expect(page.last).toBe(iso(tailClock.now()));
+        // The window ends where it is settled, a millisecond before now, not `since + window` in the future …
+        expect(page.until).toBe(iso(tailClock.now() - 1));
+        // … so the line stamped exactly now waits for the next poll (which, since is exclusive, has it once).
+        expect(page.last).toBe(iso(tailClock.now() - SECOND));
         expect(page.nextSince).toBe(page.until);
         since = page.nextSince;
       }
+      // A poll a second later has the line stamped at the last poll's now.
+      tailClock.advance(SECOND);
+      const last = await chunk(tool, { since });
+      expect(last.items.map((line) => line.seq)).toEqual([120]);
+      seen.push(...last.items.map((line) => line.seq as number));
       expect(seen).toEqual(Array.from({ length: 120 }, (_, i) => i + 1));
     },
   );
@@ -414,8 +420,8 @@ describe("tailing a time-windowed stream", () => {
     expect(elapsed).toBeLessThan(1_500);
     expect(first.items.map((line) => line.seq)).toEqual([2, 3, 4]);
     expect(first).toMatchObject({
-      since: iso(now - SECOND),
-      until: iso(now),
+      since: iso(now - 1 - SECOND),
+      until: iso(now - 1),
       last: iso(now - 100),
       hasMore: false,
       nextCursor: null,
@@ -434,9 +440,10 @@ describe("tailing a time-windowed stream", () => {
     expect(second.nextSince).toBe(iso(now - 50));
     tailClock.advance(SECOND / 2);
     live.append(lineAt(tailClock.now(), 6));
+    tailClock.advance(1);
     const third = await chunk("follow", { since: second.nextSince });
     expect(third.items.map((line) => line.seq)).toEqual([6]);
-    expect(third.until).toBe(iso(tailClock.now()));
+    expect(third.until).toBe(iso(tailClock.now() - 1));
   });
 
   it("closes an iterator that is mid-next() with return(), leaving no unhandled rejection", async () => {
@@ -475,7 +482,7 @@ describe("a descending time window read that gives up", () => {
   });
 });
 
-describe("stream.graceMs, checked at start-up", () => {
+describe("stream.graceMs and stream.settleMs, checked at start-up", () => {
   const startup = async (stream: PaginatedOptions["stream"]) => {
     @McpService()
     class Svc {
@@ -512,5 +519,177 @@ describe("stream.graceMs, checked at start-up", () => {
     );
     const app = await startup({ window: 1_000, graceMs: 0 });
     await app.close();
+  });
+
+  it.each([
+    [-1, "-1"],
+    [0.5, "0.5"],
+    [Number.POSITIVE_INFINITY, "Infinity"],
+    ["10", '"10"'],
+  ])("refuses settleMs %s", async (settleMs, shown) => {
+    expect(await refusal({ window: 1_000, settleMs })).toBe(
+      `Svc.list: @Paginated \`stream.settleMs\` must be a whole number of 0 or more, not ${shown}. Fix: e.g. stream: { settleMs: 1_000 }.`,
+    );
+  });
+
+  it("refuses settleMs without a window, and accepts 0", async () => {
+    expect(await refusal({ settleMs: 5 })).toBe(
+      "Svc.list: @Paginated has `stream.settleMs` without `stream.window`: only a time window ends behind the clock. Fix: add `window` (e.g. stream: { window: 60_000, settleMs }), or drop `settleMs`.",
+    );
+    const app = await startup({ window: 1_000, settleMs: 0 });
+    await app.close();
+  });
+});
+
+// Issue 23, defect 1: a busy writer (a line every 3 ms) appends lines stamped in the very
+// millisecond a poll's window ends, after the handler took its snapshot. The window must end
+// where that snapshot is known to be complete, so such a line is in the next poll, once.
+
+const B0 = Date.UTC(2026, 10, 3, 9, 0, 0);
+const busyClock = new ManualClock(B0);
+/** What a busy writer appended so far, one line every 3 ms of the clock. */
+const busyLog: Line[] = [];
+/** Called by the handlers right after they took their snapshot: the writer's chance to race them. */
+let afterSnapshot: (() => void) | undefined;
+/** A writer whose lines become readable some milliseconds after they are stamped (a commit lag). */
+const pendingLines: Array<{ readableAt: number; line: Line }> = [];
+const settledLog: Line[] = [];
+
+@McpService()
+class BusyLogService {
+  /** A snapshot of the log as an array: the framework orders and cuts it. */
+  @Tool()
+  @Paginated(["at", "seq"], { limit: 20, stream: { window: MINUTE } })
+  busyArray() {
+    const snapshot = [...busyLog];
+    afterSnapshot?.();
+    return snapshot;
+  }
+
+  /** A generator over a snapshot (a query's cursor): it ends, it is not a live source. */
+  @Tool()
+  @Paginated(["at", "seq"], { limit: 20, stream: { window: MINUTE } })
+  async *busyQuery() {
+    const snapshot = [...busyLog];
+    afterSnapshot?.();
+    yield* snapshot;
+  }
+
+  /** Lines readable only once their commit lag has passed; the window settles for that long. */
+  @Tool()
+  @Paginated(["at", "seq"], { limit: 20, stream: { window: MINUTE, settleMs: 10 } })
+  committed() {
+    const now = busyClock.now();
+    while (pendingLines.length > 0 && (pendingLines[0] as { readableAt: number }).readableAt <= now) {
+      settledLog.push((pendingLines.shift() as { line: Line }).line);
+    }
+    return [...settledLog];
+  }
+}
+
+@McpModule({ services: [BusyLogService] })
+class BusyLogModule {}
+
+describe("tailing a log with a busy writer", () => {
+  let t: TestClient;
+  beforeAll(async () => {
+    t = await createTestClient(BusyLogModule, { providers: [{ provide: CLOCK, useValue: busyClock }] });
+  });
+  afterAll(() => t.close());
+
+  /** One poll: every chunk of the window after `since`; the lines read and where to go on. */
+  const poll = async (name: string, since: unknown) => {
+    const seqs: number[] = [];
+    let page: Chunk | undefined;
+    do {
+      const args: Record<string, unknown> = page?.nextCursor ? { since, cursor: page.nextCursor } : { since };
+      const result = await t.client.callTool({ name, arguments: args });
+      expect(result.isError, JSON.stringify(result.content)).toBeFalsy();
+      page = result.structuredContent as Chunk;
+      seqs.push(...page.items.map((line) => line.seq as number));
+    } while (page.nextCursor);
+    return { seqs, page };
+  };
+
+  it.each(["busy_array", "busy_query"])(
+    "%s: a line every 3 ms, a poll every 5 ms racing the writer: every line exactly once",
+    async (tool) => {
+      busyLog.length = 0;
+      let seq = 0;
+      const write = () => busyLog.push(lineAt(busyClock.now(), ++seq));
+      let since: unknown = iso(B0);
+      const seen: number[] = [];
+      const ends: unknown[][] = [];
+      for (let ms = 1; ms <= 600; ms++) {
+        busyClock.set(B0 + ms);
+        const writes = ms % 3 === 0;
+        if (ms % 5 !== 0) {
+          if (writes) write();
+          continue;
+        }
+        // The poll's millisecond: the writer appends its line after the handler's snapshot.
+        afterSnapshot = writes ? write : undefined;
+        const { seqs, page } = await poll(tool, since);
+        afterSnapshot = undefined;
+        seen.push(...seqs);
+        ends.push([page.until, page.nextSince, iso(busyClock.now() - 1)]);
+        since = page.nextSince;
+      }
+      // The writer stops; a last poll a moment later collects what is left.
+      busyClock.advance(5);
+      seen.push(...(await poll(tool, since)).seqs);
+      expect(seq).toBe(200);
+      expect(seen).toEqual(Array.from({ length: 200 }, (_, i) => i + 1));
+      // The window never reaches into the millisecond the writer may still be writing in.
+      for (const [until, nextSince, settled] of ends) expect([until, nextSince]).toEqual([settled, settled]);
+    },
+  );
+
+  it("a poll again within the same millisecond answers nothing and keeps nextSince", async () => {
+    busyLog.length = 0;
+    busyClock.set(B0 + 10 * MINUTE);
+    busyLog.push(lineAt(busyClock.now() - 1, 1), lineAt(busyClock.now(), 2));
+    const first = await poll("busy_array", iso(busyClock.now() - 5));
+    expect(first.seqs).toEqual([1]);
+    expect(first.page.nextSince).toBe(iso(busyClock.now() - 1));
+    const again = await poll("busy_array", first.page.nextSince);
+    expect(again.seqs).toEqual([]);
+    expect(again.page).toMatchObject({ since: first.page.nextSince, until: first.page.nextSince });
+    expect(again.page.nextSince).toBe(first.page.nextSince);
+    busyClock.advance(1);
+    expect((await poll("busy_array", again.page.nextSince)).seqs).toEqual([2]);
+  });
+
+  it("caps an explicit until at the settled end, and stream.settleMs covers a commit lag", async () => {
+    busyLog.length = 0;
+    busyClock.set(B0 + 20 * MINUTE);
+    const capped = await poll("busy_array", iso(busyClock.now() - 1_000));
+    expect(capped.page.until).toBe(iso(busyClock.now() - 1));
+    const explicit = await t.client.callTool({
+      name: "busy_array",
+      arguments: { since: iso(busyClock.now() - 1_000), until: iso(busyClock.now() + 5_000) },
+    });
+    expect((explicit.structuredContent as Chunk).until).toBe(iso(busyClock.now() - 1));
+
+    // A line every 3 ms, each readable 8 ms after its stamp; polls every 5 ms, settling 10 ms.
+    pendingLines.length = 0;
+    settledLog.length = 0;
+    const start = B0 + 30 * MINUTE;
+    let seq = 0;
+    let since: unknown = iso(start);
+    const seen: number[] = [];
+    for (let ms = 1; ms <= 300; ms++) {
+      busyClock.set(start + ms);
+      if (ms % 3 === 0) pendingLines.push({ readableAt: start + ms + 8, line: lineAt(start + ms, ++seq) });
+      if (ms % 5 !== 0) continue;
+      const { seqs, page } = await poll("committed", since);
+      // Ten milliseconds behind the clock (an empty range at `since` until the clock is that far on).
+      expect(page.until).toBe(iso(Math.max(start, busyClock.now() - 10)));
+      seen.push(...seqs);
+      since = page.nextSince;
+    }
+    busyClock.advance(20);
+    seen.push(...(await poll("committed", since)).seqs);
+    expect(seen).toEqual(Array.from({ length: 100 }, (_, i) => i + 1));
   });
 });

@@ -114,6 +114,7 @@ export class CallObserver {
     pending.then(
       (result) => {
         try {
+          this.countTailPoll(probe, call.outcome);
           this.succeeded(probe, call.outcome, result, span, performance.now() - started);
           span.end();
         } catch (fault) {
@@ -123,6 +124,7 @@ export class CallObserver {
       },
       (error) => {
         try {
+          this.countTailPoll(probe, call.outcome);
           this.failed(probe, error, span, performance.now() - started);
           span.end();
         } catch (fault) {
@@ -132,6 +134,17 @@ export class CallObserver {
       },
     );
     return pending;
+  }
+
+  /**
+   * A call that went on with a walk without a cursor (a stream polled with
+   * `since = nextSince`) is a continuation too. Only the pipeline knows, once it decoded
+   * the page: counted when the call ends, where a call with a cursor is counted as it starts.
+   */
+  private countTailPoll(probe: CallProbe, outcome: CallOutcome | undefined): void {
+    if (outcome?.continuation !== true) return;
+    probe.counters.continuations++;
+    this.metrics.telemetry.continuations.add(1, probe.metricAttributes);
   }
 
   private succeeded(

@@ -355,7 +355,7 @@ describe("start-up checks of @Paginated", () => {
       "an unknown stream option",
       "id",
       { stream: { windw: 60_000 } },
-      "Svc.list: @Paginated `stream` has an unknown option `windw`. Fix: use only `window`, `maxBytes` or `graceMs`.",
+      "Svc.list: @Paginated `stream` has an unknown option `windw`. Fix: use only `window`, `maxBytes`, `graceMs` or `settleMs`.",
     ],
     [
       "adaptive that is not a boolean",

@@ -32,6 +32,20 @@ describe("resultBytes", () => {
     expect(resultBytes({ content: [link] })).toBe(JSON.stringify(link).length);
   });
 
+  it("counts a byte chunk's base64, which only structuredContent carries, once", () => {
+    const line = "3 bytes at offset 0 of 3; this is the last chunk";
+    const chunk = { bytes: "AAECAwQFBgcICQoL", offset: 0, byteCount: 12, totalBytes: 12, hasMore: false };
+    expect(resultBytes({ content: [{ type: "text", text: line }], structuredContent: chunk })).toBe(
+      line.length + chunk.bytes.length,
+    );
+    // Answered as JSON text, the text carries the base64 already.
+    const text = JSON.stringify(chunk);
+    expect(resultBytes({ content: [{ type: "text", text }], structuredContent: chunk })).toBe(text.length);
+    // Not a chunk: a `bytes` string without the chunk's numbers, or numbers of another type.
+    for (const other of [{ bytes: "AAAAAAAA" }, { ...chunk, totalBytes: "12" }, { ...chunk, bytes: 12 }])
+      expect(resultBytes({ content: [{ type: "text", text: "x" }], structuredContent: other })).toBe(1);
+  });
+
   it("is 0 for anything that is not a result", () => {
     for (const value of [undefined, null, "text", 42, {}, { content: "x" }, { content: [null, 3] }])
       expect(resultBytes(value)).toBe(0);

@@ -23,9 +23,10 @@ export class FilesService {
     visibility: ["app"],
     annotations: { readOnlyHint: true },
   })
-  downloadFile({ fileId, offset, byteCount }: { fileId: string } & ByteRange) {
+  downloadFile({ fileId, ...range }: { fileId: string } & ByteRange) {
     const source = this.files.source(fileId);
     if (!source) return toolError(`No file "${fileId}". Call list_files to see the ids.`);
-    return readByteChunk(source, { offset, byteCount });
+    // `range` carries the client's `version` too: a file replaced mid-download is refused.
+    return readByteChunk(source, range);
   }
 }
