@@ -27,7 +27,6 @@ export {
 export { McpService } from "./decorators/mcp-service.decorator.js";
 export type { MethodDecorator } from "./decorators/member-kind.js";
 export { Paginated } from "./decorators/paginated.decorator.js";
-export { Project, type ProjectOptions } from "./decorators/project.decorator.js";
 export { Prompt } from "./decorators/prompt.decorator.js";
 export { Resource } from "./decorators/resource.decorator.js";
 export { Tool } from "./decorators/tool.decorator.js";
@@ -91,6 +90,7 @@ export {
   sharedHttpBodyCache,
 } from "./pagination/http-body-cache.js";
 export { type HttpByteSourceOptions, httpByteSource } from "./pagination/http-byte-source.js";
+export { Project, type ProjectOptions } from "./pagination/project.capability.js";
 export type {
   Capability,
   CapabilityCall,

@@ -1,10 +1,10 @@
 import type { z } from "zod";
 import { FrugalConfigError } from "../errors/config-error.js";
 import type { CompleteCallback, InputSchema, ServiceMetadata } from "../metadata/definitions.js";
-import type { PaginationSpec, ProjectionSpec } from "../metadata/specs.js";
+import type { PaginationSpec } from "../metadata/specs.js";
 import type { ToolContext } from "../pipeline/tool-context.js";
 import { toObjectSchema } from "./input-schema.js";
-import { resolveCapabilities } from "./resolve-capabilities.js";
+import { type ResolvedCapabilities, resolveCapabilities } from "./resolve-capabilities.js";
 import { resolveSpecs } from "./resolve-specs.js";
 import type { ScannedMember } from "./scan-service.js";
 
@@ -70,15 +70,22 @@ export function objectSchemaOf(item: MemberToBuild, option: string, schema: Inpu
 export interface OperationBasics {
   readonly kind: "tool" | "resource" | "prompt";
   readonly name: string;
-  /** A resource's URI (or URI template): what it goes by in messages. */
-  readonly uri?: string;
   readonly property: string;
   readonly where: string;
   readonly inputSchema: z.ZodObject | undefined;
   /** False for app-only tools. */
   readonly modelVisible?: boolean;
   readonly pagination?: PaginationSpec;
-  readonly projection?: ProjectionSpec;
+  /** The operation's capabilities, resolved by its builder (`capabilitiesOf`). */
+  readonly capabilities: ResolvedCapabilities;
+}
+
+/** Resolves the capabilities recorded on a member, for the operation it builds (a resource goes by its URI). */
+export function capabilitiesOf(
+  item: MemberToBuild,
+  operation: { kind: "tool" | "resource" | "prompt"; name: string; where: string; property: string },
+): ResolvedCapabilities {
+  return resolveCapabilities({ ...operation, serviceClass: item.serviceClass }, item.member.metadata);
 }
 
 /**
@@ -94,17 +101,7 @@ export function commonFields(item: MemberToBuild, basics: OperationBasics) {
     inputSchema,
     handler: bindHandler(item, property),
     pagination: basics.pagination,
-    projection: basics.projection,
-    capabilities: resolveCapabilities(
-      {
-        where,
-        kind: basics.kind,
-        name: basics.uri ?? basics.name,
-        serviceClass: item.serviceClass,
-        property,
-      },
-      item.member.metadata,
-    ),
+    capabilities: basics.capabilities.specs,
     ...resolveSpecs({
       where,
       kind: basics.kind,

@@ -5,6 +5,7 @@ import type { PromptDefinition } from "../pipeline/operation.js";
 import {
   assertPlainMethod,
   bindCompletions,
+  capabilitiesOf,
   commonFields,
   describeMember,
   type MemberToBuild,
@@ -12,14 +13,12 @@ import {
 } from "./build-context.js";
 import { OptionChecker } from "./check-options.js";
 import { toSnakeCase } from "./names.js";
-import { resolveProjection } from "./projection-input.js";
 
 /** Builds and checks one `@Prompt`. */
 export function buildPrompt(item: MemberToBuild): PromptDefinition {
   const options = item.member.metadata.prompt ?? {};
   const property = assertPlainMethod(item, "@Prompt");
   const where = describeMember(item);
-  resolveProjection(where, "prompt", item.member.metadata); // refuses @Project here
   new OptionChecker(where, "@Prompt").knownKeys(options, PROMPT_OPTIONS);
   if (item.member.metadata.ephemeral) {
     throw new FrugalConfigError(
@@ -60,7 +59,14 @@ export function buildPrompt(item: MemberToBuild): PromptDefinition {
   };
   return Object.freeze({
     kind: "prompt",
-    ...commonFields(item, { kind: "prompt", name, property, where, inputSchema }),
+    ...commonFields(item, {
+      kind: "prompt",
+      name,
+      property,
+      where,
+      inputSchema,
+      capabilities: capabilitiesOf(item, { kind: "prompt", name, where, property }),
+    }),
     name,
     listing,
     complete,

@@ -18,6 +18,7 @@ import { buildTool } from "./build-tool.js";
 import { placeCapabilityStages } from "./capability-stages.js";
 import { listOf } from "./check-options.js";
 import type { DeclaredService } from "./declared-service.js";
+import { DECORATOR_OF_SLOT } from "./decorator-names.js";
 import type { Operation, Registry } from "./registry.js";
 import { scanService } from "./scan-service.js";
 
@@ -129,15 +130,6 @@ function orphanDecorators(item: MemberToBuild): FrugalConfigError {
     `add @Tool(), @Resource(uri) or @Prompt() to the method, or remove ${several ? "those decorators" : "the decorator"}`,
   );
 }
-
-const DECORATOR_OF_SLOT: Record<string, string> = {
-  paginated: "Paginated",
-  cached: "Cached",
-  budget: "Budget",
-  ephemeral: "Ephemeral",
-  interceptors: "UseInterceptors",
-  project: "Project",
-};
 
 function composePipeline(
   definition: OperationDefinition,

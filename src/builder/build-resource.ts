@@ -6,6 +6,7 @@ import { UriTemplate } from "../uri/uri-template.js";
 import {
   assertPlainMethod,
   bindCompletions,
+  capabilitiesOf,
   commonFields,
   describeMember,
   type MemberToBuild,
@@ -14,14 +15,13 @@ import {
 import { OptionChecker } from "./check-options.js";
 import { toSnakeCase } from "./names.js";
 import { resolvePaginationSpec, withPaginationInput } from "./paginated-input.js";
-import { resolveProjection } from "./projection-input.js";
 
 /** Builds and checks one `@Resource` (a static URI or a URI template). */
 export function buildResource(item: MemberToBuild): ResourceDefinition {
   const { uri, options } = item.member.metadata.resource as NonNullable<typeof item.member.metadata.resource>;
   const property = assertPlainMethod(item, "@Resource");
   const where = describeMember(item);
-  resolveProjection(where, "resource", item.member.metadata); // refuses @Project here
+  const capabilities = capabilitiesOf(item, { kind: "resource", name: uri, where, property });
   new OptionChecker(where, "@Resource").knownKeys(options, RESOURCE_OPTIONS);
   if (item.member.metadata.ephemeral) {
     throw new FrugalConfigError(
@@ -93,7 +93,7 @@ export function buildResource(item: MemberToBuild): ResourceDefinition {
   const complete = bindCompletions(item, options.complete);
   return Object.freeze({
     kind: "resource",
-    ...commonFields(item, { kind: "resource", name, uri, property, where, inputSchema, pagination }),
+    ...commonFields(item, { kind: "resource", name, property, where, inputSchema, pagination, capabilities }),
     name,
     uri,
     mimeType: options.mimeType,

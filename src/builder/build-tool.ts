@@ -5,6 +5,7 @@ import type { ToolOptions } from "../metadata/definitions.js";
 import type { ToolDefinition } from "../pipeline/operation.js";
 import {
   assertPlainMethod,
+  capabilitiesOf,
   commonFields,
   describeMember,
   type MemberToBuild,
@@ -14,7 +15,6 @@ import { OptionChecker } from "./check-options.js";
 import { toJsonSchema } from "./input-schema.js";
 import { isValidToolName, toSnakeCase } from "./names.js";
 import { pageEnvelopeSchema, resolvePaginationSpec, withPaginationInput } from "./paginated-input.js";
-import { resolveProjection, withProjectionInput } from "./projection-input.js";
 
 /** Builds and checks one `@Tool`. */
 export function buildTool(item: MemberToBuild): ToolDefinition {
@@ -42,22 +42,17 @@ export function buildTool(item: MemberToBuild): ToolDefinition {
   const pagination = paginated
     ? resolvePaginationSpec(where, paginated.stableKey, paginated.options)
     : undefined;
-  const projection = resolveProjection(where, "tool", item.member.metadata);
+  const capabilities = capabilitiesOf(item, { kind: "tool", name, where, property });
   const ownInput = objectSchemaOf(item, "input", options.input);
-  const inputSchema = pagination
-    ? withPaginationInput(where, ownInput, pagination, "tool")
-    : projection
-      ? withProjectionInput(where, ownInput, projection)
-      : ownInput;
+  const inputSchema = capabilities.input(
+    pagination ? withPaginationInput(where, ownInput, pagination, "tool") : ownInput,
+  );
   // Under @Paginated, `output` describes one item; the result is the page envelope around them.
   const ownOutput = objectSchemaOf(item, "output", options.output);
-  // Under @Project, a selection leaves fields out: each declared field becomes optional.
+  // Capabilities change the declared output (a selection makes each field optional).
+  const capableOutput = ownOutput && capabilities.output(ownOutput);
   const pagedOutput =
-    pagination && ownOutput
-      ? pageEnvelopeSchema(ownOutput, pagination)
-      : projection && ownOutput
-        ? ownOutput.partial()
-        : ownOutput;
+    pagination && capableOutput ? pageEnvelopeSchema(capableOutput, pagination) : capableOutput;
   // A spilled result answers `{ spilled: { uri, size, expiresAt } }`: the declared schema must allow it.
   const outputSchema =
     pagedOutput && item.member.metadata.ephemeral ? z.union([pagedOutput, SPILLED_SCHEMA]) : pagedOutput;
@@ -84,7 +79,7 @@ export function buildTool(item: MemberToBuild): ToolDefinition {
       where,
       inputSchema,
       pagination,
-      projection,
+      capabilities,
       modelVisible: visibility.includes("model"),
     }),
     outputSchema,

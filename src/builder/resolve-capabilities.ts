@@ -1,6 +1,8 @@
+import type { z } from "zod";
 import { FrugalConfigError } from "../errors/config-error.js";
 import type { MethodMetadata } from "../metadata/definitions.js";
 import type { Capability, CapabilityTarget, OperationKind } from "../pipeline/capability.js";
+import { DECORATOR_OF_SLOT } from "./decorator-names.js";
 
 /** The operation whose capabilities are resolved. */
 export interface CapabilityOwner {
@@ -11,35 +13,79 @@ export interface CapabilityOwner {
   readonly property: string;
 }
 
+/** The capabilities of one operation, resolved: each spec with the target it was resolved for. */
+export interface ResolvedCapabilities {
+  readonly specs: ReadonlyMap<Capability, unknown>;
+  /** A tool's input with every capability's addition, in the order of their names. */
+  input(own: z.ZodObject | undefined): z.ZodObject | undefined;
+  /** A tool's declared output as the capabilities change it. */
+  output(own: z.ZodObject): z.ZodObject;
+}
+
+const KIND_DECORATOR: Record<OperationKind, string> = {
+  tool: "@Tool",
+  resource: "@Resource",
+  prompt: "@Prompt",
+};
+
 /**
  * The specs of the capabilities recorded on an operation, each checked by its own `resolve`
  * at start-up. A capability on an operation kind it does not take fails here, naming it.
  */
-export function resolveCapabilities(
-  owner: CapabilityOwner,
-  metadata: MethodMetadata,
-): ReadonlyMap<Capability, unknown> {
-  const specs = new Map<Capability, unknown>();
-  for (const recorded of metadata.capabilities ?? []) {
+export function resolveCapabilities(owner: CapabilityOwner, metadata: MethodMetadata): ResolvedCapabilities {
+  const carried = decoratorsOf(metadata);
+  const resolved: Array<{ capability: Capability; spec: unknown; target: CapabilityTarget }> = [];
+  const ordered = [...(metadata.capabilities ?? [])].sort((a, b) =>
+    a.capability.name < b.capability.name ? -1 : a.capability.name > b.capability.name ? 1 : 0,
+  );
+  for (const recorded of ordered) {
     const capability = recorded.capability as Capability;
     const target: CapabilityTarget = {
       ...owner,
       fail(problem, fix) {
         throw new FrugalConfigError(owner.where, `${capability.decorator} ${problem}`, fix);
       },
+      carries: (decorator) => carried.has(decorator),
     };
     if (capability.on && !capability.on.includes(owner.kind)) {
+      const kinds = capability.on.map((kind) => `${kind}s`).join(" and ");
+      const decorators = capability.on.map((kind) => KIND_DECORATOR[kind]).join(" or ");
       target.fail(
-        `cannot decorate a ${owner.kind} (only ${capability.on.join(", ")})`,
-        `remove ${capability.decorator} from this ${owner.kind}`,
+        `applies to ${kinds} only`,
+        `remove ${capability.decorator}, or make this method a ${decorators}`,
       );
     }
     const spec = capability.resolve ? capability.resolve(recorded.options, target) : recorded.options;
-    specs.set(capability, Object.isFrozen(spec) ? spec : freezeShallow(spec));
+    resolved.push({ capability, spec: freezeShallow(spec), target });
   }
-  return specs;
+  return {
+    specs: new Map(resolved.map(({ capability, spec }) => [capability, spec])),
+    input: (own) =>
+      resolved.reduce<z.ZodObject | undefined>(
+        (input, { capability, spec, target }) =>
+          capability.input ? capability.input(spec, input, target) : input,
+        own,
+      ),
+    output: (own) =>
+      resolved.reduce(
+        (output, { capability, spec, target }) =>
+          capability.output ? capability.output(spec, output, target) : output,
+        own,
+      ),
+  };
+}
+
+/** Every decorator the method carries, as users write them (`@Paginated`, `@RateLimit`). */
+function decoratorsOf(metadata: MethodMetadata): Set<string> {
+  const { memberKind: _kind, capabilities = [], ...slots } = metadata;
+  return new Set([
+    ...Object.keys(slots).map((slot) => `@${DECORATOR_OF_SLOT[slot] ?? slot}`),
+    ...capabilities.map((recorded) => recorded.capability.decorator),
+  ]);
 }
 
 function freezeShallow<T>(value: T): T {
-  return typeof value === "object" && value !== null ? Object.freeze(value) : value;
+  return typeof value === "object" && value !== null && !Object.isFrozen(value)
+    ? Object.freeze(value)
+    : value;
 }

@@ -221,8 +221,6 @@ export interface MethodMetadata {
   ephemeral?: EphemeralOptions;
   /** `@UseInterceptors` on the method: interceptor classes, in the order given. */
   interceptors?: readonly unknown[];
-  /** `@Project(fields, { defaultFields })`. */
-  project?: { fields: readonly string[]; options: { defaultFields?: readonly string[] } };
   /**
    * Capabilities switched on by their decorators (`defineCapability`), each with the options
    * its decorator recorded, in the order they were applied. The capability object is opaque

@@ -57,9 +57,3 @@ export interface SpillSpec {
   readonly scope: "owner" | "global";
   readonly preview: boolean;
 }
-
-/** `@Project`, checked: the fields a client may select and those returned by default. */
-export interface ProjectionSpec {
-  readonly fields: readonly string[];
-  readonly defaultFields: readonly string[];
-}

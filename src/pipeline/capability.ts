@@ -1,3 +1,4 @@
+import type { z } from "zod";
 import type { Logger } from "../logging/logger.js";
 import type { StageName } from "./order.js";
 import type { ToolContext } from "./tool-context.js";
@@ -20,6 +21,8 @@ export interface CapabilityOperation {
 export interface CapabilityTarget extends CapabilityOperation {
   /** Fails start-up with a message naming the operation, the decorator, the problem and the fix. */
   fail(problem: string, fix: string): never;
+  /** Whether the method also carries `decorator` (`"@Paginated"`), to refuse a combination that cannot work. */
+  carries(decorator: string): boolean;
 }
 
 /** What a capability's stage sees of one call. */
@@ -100,6 +103,13 @@ export interface Capability<Options = unknown, Spec = Options> {
   readonly on?: readonly OperationKind[] | undefined;
   /** Checks the recorded options and fills defaults; the options themselves when absent. */
   resolve?(options: Options, target: CapabilityTarget): Spec;
+  /**
+   * A tool's input with what this capability adds (a `fields` selection, a `cursor`): the
+   * arguments the client may send, advertised in `tools/list` and validated before any stage.
+   */
+  input?(spec: Spec, input: z.ZodObject | undefined, target: CapabilityTarget): z.ZodObject;
+  /** A tool's declared output schema as this capability changes it (every field optional under a selection). */
+  output?(spec: Spec, output: z.ZodObject, target: CapabilityTarget): z.ZodObject;
   readonly stage?: CapabilityStage<Spec> | undefined;
 }
 

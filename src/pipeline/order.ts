@@ -25,7 +25,6 @@ export const PIPELINE_ORDER: readonly StageName[] = [
   "spill",
   "budget",
   "paginate",
-  "project",
 ];
 
 /** The name of one built-in pipeline stage: what a capability's stage is placed after. */
@@ -37,5 +36,4 @@ export type StageName =
   | "shape"
   | "spill"
   | "budget"
-  | "paginate"
-  | "project";
+  | "paginate";

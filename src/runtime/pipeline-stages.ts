@@ -13,7 +13,6 @@ import type { AppMetrics } from "../metrics/app-metrics.js";
 import type { CursorCodec } from "../pagination/cursor-codec.js";
 import { decodeCursorStage } from "../pagination/decode-cursor.stage.js";
 import { paginateStage } from "../pagination/paginate.stage.js";
-import { projectStage } from "../pagination/project.stage.js";
 import { TailPolls } from "../pagination/tail-polls.js";
 import type { Interceptor, InterceptorRef } from "../pipeline/interceptor.js";
 import type { StageFactory } from "../pipeline/stage-factory.js";
@@ -61,6 +60,5 @@ export function pipelineStages(deps: StageDeps): StageFactory[] {
     spillStage({ resources: deps.resources, counter: deps.counter, tools: deps.resourceTools }),
     budgetStage(deps),
     paginateStage(deps.cursors, deps.clock, tails),
-    projectStage(),
   ];
 }

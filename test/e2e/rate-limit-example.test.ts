@@ -173,7 +173,7 @@ describe.runIf(available)("examples/rate-limit", () => {
     @McpModule({ services: [PromptService] })
     class PromptModule {}
     await expect(createTestClient(PromptModule)).rejects.toThrow(
-      "PromptService.greet: @ToolsOnly cannot decorate a prompt (only tool)",
+      "PromptService.greet: @ToolsOnly applies to tools only. Fix: remove @ToolsOnly, or make this method a @Tool.",
     );
   });
 
