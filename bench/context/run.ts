@@ -49,6 +49,38 @@ export interface ContextResults {
   tasks: TaskResult[];
 }
 
+/** What a server of one contender is made from: this session's stores and clock. */
+export interface ServerWorld {
+  readonly issues: IssueStore;
+  readonly logs: LogStore;
+  readonly clock: ManualClock;
+}
+
+/** A server connected to the agent's transport; `close` ends it. */
+export type ServerFactory = (
+  world: ServerWorld,
+  transport: InMemoryTransport,
+) => Promise<{ close(): Promise<void> }>;
+
+/** The contenders' servers. */
+export const SERVERS: Record<ContenderName, ServerFactory> = {
+  async bare({ issues, logs }, transport) {
+    const server = bareServer(issues, logs);
+    await server.connect(transport);
+    return server;
+  },
+  async capped({ issues, logs }, transport) {
+    const server = bareServer(issues, logs, CAP_BYTES);
+    await server.connect(transport);
+    return server;
+  },
+  async frugal({ issues, logs, clock }, transport) {
+    const app = await frugalApp(issues, logs, clock);
+    await app.connect(transport);
+    return app;
+  },
+};
+
 export interface RunOptions {
   size: DataSize;
   dataSet: "full" | "small";
@@ -58,6 +90,8 @@ export interface RunOptions {
   progress?: (line: string) => void;
   /** Called after every tool call with what the model read (`--trace`). */
   trace?: (line: string) => void;
+  /** Other servers for some contenders (tests drive the agents against doubles). */
+  servers?: Partial<Record<ContenderName, ServerFactory>>;
 }
 
 /** One task's world: fresh stores (the log grows), a server, a connected client, an agent. */
@@ -68,7 +102,7 @@ interface Session {
 }
 
 async function openSession(
-  contender: ContenderName,
+  factory: ServerFactory,
   data: ContextData,
   issues: IssueStore,
   meter: TokenMeter,
@@ -77,16 +111,7 @@ async function openSession(
   const times = clockTimes(data);
   const clock = new ManualClock(times.before);
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  let closeServer: () => Promise<void>;
-  if (contender === "frugal") {
-    const app = await frugalApp(issues, logs, clock);
-    await app.connect(serverSide);
-    closeServer = () => app.close();
-  } else {
-    const server = bareServer(issues, logs, contender === "capped" ? CAP_BYTES : undefined);
-    await server.connect(serverSide);
-    closeServer = () => server.close();
-  }
+  const server = await factory({ issues, logs, clock }, serverSide);
   const client = new Client({ name: "context-bench-agent", version: "1.0.0" });
   await client.connect(clientSide);
   const agent = await Agent.connect(client, meter);
@@ -105,7 +130,7 @@ async function openSession(
     },
     async close() {
       await client.close();
-      await closeServer();
+      await server.close();
     },
   };
 }
@@ -113,13 +138,14 @@ async function openSession(
 async function runTask(
   task: Task,
   contender: ContenderName,
+  factory: ServerFactory,
   data: ContextData,
   issues: IssueStore,
   meter: TokenMeter,
   limitTokens: number,
   trace?: (line: string) => void,
 ): Promise<Outcome> {
-  const session = await openSession(contender, data, issues, meter);
+  const session = await openSession(factory, data, issues, meter);
   const { agent } = session;
   if (trace)
     agent.onCall = (tool, args, read, text) => {
@@ -172,8 +198,9 @@ export async function runContextBench(options: RunOptions): Promise<ContextResul
     catalogue: {},
     tasks: [],
   };
+  const servers = { ...SERVERS, ...options.servers };
   for (const contender of contenders) {
-    const session = await openSession(contender, data, issues, meter);
+    const session = await openSession(servers[contender], data, issues, meter);
     results.catalogue[contender] = {
       tools: session.agent.tools.length,
       tokens: await meter.count(JSON.stringify(session.agent.tools)),
@@ -192,7 +219,16 @@ export async function runContextBench(options: RunOptions): Promise<ContextResul
     };
     for (const contender of contenders) {
       const started = Date.now();
-      const outcome = await runTask(task, contender, data, issues, meter, limitTokens, options.trace);
+      const outcome = await runTask(
+        task,
+        contender,
+        servers[contender],
+        data,
+        issues,
+        meter,
+        limitTokens,
+        options.trace,
+      );
       result.contenders[contender] = outcome;
       progress(
         `${task.id} · ${contender}: ${outcome.tokens} tokens, ${outcome.calls} calls, ` +
