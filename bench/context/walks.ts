@@ -10,6 +10,11 @@ export interface Page<T = any> {
   nextSince?: unknown;
 }
 
+/** The entries of `record` whose value is not undefined (an agent leaves an unknown input out). */
+function defined(record: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(record).filter(([, value]) => value !== undefined));
+}
+
 /** A slice of `read_resource`. */
 export interface Slice {
   items?: unknown[];
@@ -53,7 +58,7 @@ export async function walk<T = any>(
   const items: T[] = [];
   let cursor: string | undefined;
   for (;;) {
-    const input = cursor === undefined ? { ...args, ...first } : { ...args, cursor };
+    const input = cursor === undefined ? { ...args, ...defined(first) } : { ...args, cursor };
     const page = dataOf<Page<T>>(ensureOk(tool, await agent.call(tool, input)));
     if (!page || !Array.isArray(page.items)) throw new Error(`${tool} did not answer a page`);
     items.push(...page.items);
