@@ -56,8 +56,21 @@ export function buildTool(item: MemberToBuild): ToolDefinition {
   // A spilled result answers `{ spilled: { uri, size, expiresAt } }`: the declared schema must allow it.
   const outputSchema =
     pagedOutput && item.member.metadata.ephemeral ? z.union([pagedOutput, SPILLED_SCHEMA]) : pagedOutput;
+  const common = commonFields(item, {
+    kind: "tool",
+    name,
+    property,
+    where,
+    inputSchema,
+    pagination,
+    capabilities,
+    modelVisible: visibility.includes("model"),
+  });
   const meta = { ...options.meta };
   if (visibility.includes("app")) meta.ui = { ...(meta.ui as object), visibility: [...visibility] };
+  // Hosts that cut long results read this hint; a result held to its budget never needs cutting.
+  if (common.budget && !(MAX_RESULT_SIZE_META in meta))
+    meta[MAX_RESULT_SIZE_META] = maxResultSizeChars(common.budget.tokens);
   const listing: Tool = {
     name,
     ...(options.title === undefined ? {} : { title: options.title }),
@@ -72,21 +85,28 @@ export function buildTool(item: MemberToBuild): ToolDefinition {
   };
   return Object.freeze({
     kind: "tool",
-    ...commonFields(item, {
-      kind: "tool",
-      name,
-      property,
-      where,
-      inputSchema,
-      pagination,
-      capabilities,
-      modelVisible: visibility.includes("model"),
-    }),
+    ...common,
     outputSchema,
     name,
     listing,
     modelVisible: visibility.includes("model"),
   });
+}
+
+/**
+ * The `_meta` key of the largest result, in characters, a host should take from a tool before
+ * cutting it or writing it to disk (Claude Code reads it). frugal-mcp advertises it for every
+ * tool held to a budget.
+ */
+export const MAX_RESULT_SIZE_META = "anthropic/maxResultSizeChars";
+
+/** Characters per budgeted token in the hint: text averages about 4 per o200k token; twice that is room for any. */
+const CHARS_PER_TOKEN = 8;
+/** The largest hint hosts accept. */
+const MAX_RESULT_SIZE_CHARS = 500_000;
+
+function maxResultSizeChars(tokens: number): number {
+  return Math.min(MAX_RESULT_SIZE_CHARS, tokens * CHARS_PER_TOKEN);
 }
 
 /** Every key of `ToolOptions` (the `Record` makes the compiler flag a key added there but not here). */
