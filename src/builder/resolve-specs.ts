@@ -158,16 +158,24 @@ function checkBudget(where: string, declared: { tokens: unknown; options: unknow
   return { tokens, onExceed };
 }
 
+/** Default size of a stored result's summary with its preview, in tokens. */
+const DEFAULT_PREVIEW_TOKENS = 200;
+
 function resolveSpill({ where, kind, name, metadata }: SpecContext): SpillSpec {
   const check: OptionChecker = new OptionChecker(where, "@Ephemeral");
   if (kind !== "tool") check.fail("applies to tools only", "remove @Ephemeral, or make this method a @Tool");
   const options = check.knownKeys(metadata.ephemeral, EPHEMERAL_OPTIONS);
-  if (options.preview !== undefined && typeof options.preview !== "boolean") {
-    check.fail(
-      `\`preview\` must be true or false, not ${describe(options.preview)}`,
-      "use preview: false to leave the preview out, or drop the option to keep it",
-    );
-  }
+  const preview =
+    options.preview === undefined || options.preview === true
+      ? DEFAULT_PREVIEW_TOKENS
+      : options.preview === false
+        ? 0
+        : typeof options.preview === "number"
+          ? check.positiveInteger("`preview`", options.preview, "preview: 120")
+          : check.fail(
+              `\`preview\` must be true, false or a number of tokens, not ${describe(options.preview)}`,
+              "use preview: false to leave the preview out, a number of tokens to size it, or drop the option for 200",
+            );
   return Object.freeze({
     when:
       options.when === undefined
@@ -184,7 +192,7 @@ function resolveSpill({ where, kind, name, metadata }: SpecContext): SpillSpec {
       options.scope === undefined
         ? "owner"
         : check.oneOf("`scope`", options.scope, ["owner", "global"] as const),
-    preview: (options.preview as boolean | undefined) ?? true,
+    preview,
   });
 }
 

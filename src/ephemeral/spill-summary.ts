@@ -17,7 +17,8 @@ interface SummaryInput {
   /** Why it was stored: over the budget, or always. */
   overBudget: boolean;
   budget: number;
-  preview: boolean;
+  /** Most tokens of the summary with its preview (0: no preview). */
+  preview: number;
   readTool: string;
   searchTool: string;
   nextCursor?: string | null;
@@ -54,11 +55,11 @@ export async function spillSummary(input: SummaryInput, counter: TokenCounter): 
   const structured: SpilledResult = { spilled: { uri: meta.uri, size: meta.size, expiresAt } };
   if (input.nextCursor !== undefined) structured.nextCursor = input.nextCursor;
   const base = lines.join("\n");
-  const text = input.preview ? await withPreview(base, input, link, counter) : base;
+  const text = input.preview > 0 ? await withPreview(base, input, link, counter) : base;
   return { content: [link, { type: "text", text }], structuredContent: { ...structured } };
 }
 
-/** Adds the first items or lines that still fit the budget after the link and summary. */
+/** Adds the first items or lines that still fit the preview's size (and the budget) after the link and summary. */
 async function withPreview(
   base: string,
   input: SummaryInput,
@@ -70,7 +71,7 @@ async function withPreview(
   const render = (n: number) =>
     n === 0 ? base : `${base}\nPreview (first ${n}):\n${entries.slice(0, n).join("\n")}`;
   const linkTokens = (await counter.count(JSON.stringify(link), input.budget)).tokens;
-  const room = input.budget - linkTokens - 16;
+  const room = Math.min(input.budget, input.preview) - linkTokens - 16;
   if (room <= 0) return base;
   const fitted = await fitPrefix(entries.length, render, room, counter);
   return render(fitted.n);

@@ -97,8 +97,12 @@ export interface EphemeralOptions {
   description?: string;
   /** `"owner"` (default): only the caller may list and read it; `"global"`: everyone. */
   scope?: "owner" | "global";
-  /** Include a preview (the first items or lines that fit) in the summary (default true). */
-  preview?: boolean;
+  /**
+   * The preview (the first items or lines) in the summary of a stored result: `true` (default)
+   * holds the summary and its preview to 200 tokens, a number to that many tokens, `false`
+   * leaves the preview out.
+   */
+  preview?: boolean | number;
 }
 
 /** Options of `@McpService`. */

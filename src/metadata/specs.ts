@@ -55,5 +55,6 @@ export interface SpillSpec {
   readonly name: string;
   readonly description: string | undefined;
   readonly scope: "owner" | "global";
-  readonly preview: boolean;
+  /** Most tokens of the summary with its preview (0: no preview). */
+  readonly preview: number;
 }

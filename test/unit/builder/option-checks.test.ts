@@ -225,7 +225,7 @@ describe("start-up checks of @Ephemeral", () => {
     [
       "preview",
       { preview: "yes" },
-      'Svc.list: @Ephemeral `preview` must be true or false, not "yes". Fix: use preview: false to leave the preview out, or drop the option to keep it.',
+      'Svc.list: @Ephemeral `preview` must be true, false or a number of tokens, not "yes". Fix: use preview: false to leave the preview out, a number of tokens to size it, or drop the option for 200.',
     ],
     [
       "mimeType",
