@@ -90,7 +90,7 @@ export {
   sharedHttpBodyCache,
 } from "./pagination/http-body-cache.js";
 export { type HttpByteSourceOptions, httpByteSource } from "./pagination/http-byte-source.js";
-export { Project, type ProjectOptions } from "./pagination/project.capability.js";
+export { Project, type ProjectOptions, type ProjectionSpec } from "./pagination/project.capability.js";
 export type {
   Capability,
   CapabilityCall,

@@ -13,7 +13,7 @@ export interface ProjectOptions {
 }
 
 /** `@Project`, checked: the fields a client may select and those returned by default. */
-interface ProjectionSpec {
+export interface ProjectionSpec {
   readonly fields: readonly string[];
   readonly defaultFields: readonly string[];
 }
