@@ -24,7 +24,13 @@ export function placeCapabilityStages(
 ): Stage[] {
   const placed = builtIn.map((entry) => ({ rank: rankOf(entry.name), stage: entry.stage }));
   const { where, kind, serviceClass, property } = definition;
-  const operation: CapabilityOperation = { where, kind, name: operationName(definition), serviceClass, property };
+  const operation: CapabilityOperation = {
+    where,
+    kind,
+    name: operationName(definition),
+    serviceClass,
+    property,
+  };
   let order = 0;
   for (const [capability, spec] of definition.capabilities) {
     if (!capability.stage) continue;
@@ -42,7 +48,11 @@ function rankOf(name: StageName): number {
   return PIPELINE_ORDER.indexOf(name);
 }
 
-function refusingAsToolError(definition: OperationDefinition, stage: Stage, services: CapabilityServices): Stage {
+function refusingAsToolError(
+  definition: OperationDefinition,
+  stage: Stage,
+  services: CapabilityServices,
+): Stage {
   if (definition.kind !== "tool") return stage;
   return async (invocation, next) => {
     try {

@@ -4,13 +4,16 @@ import { copyOptions } from "./copy-options.js";
 import { type MethodDecorator, memberKindOf } from "./member-kind.js";
 
 /** A capability's definition as `defineCapability` takes it: the capability, and how its decorator's arguments become its options. */
-export interface CapabilityDefinition<Args extends unknown[], Options, Spec> extends Capability<Options, Spec> {
+export interface CapabilityDefinition<Args extends unknown[], Options, Spec>
+  extends Capability<Options, Spec> {
   /** Turns the decorator's arguments into the options recorded on the method (checked later, at start-up, by `resolve`). */
   options(...args: Args): Options;
 }
 
 /** The decorator `defineCapability` makes, with its capability (for `specOf`). */
-export type CapabilityDecorator<Args extends unknown[], Options, Spec> = ((...args: Args) => MethodDecorator) & {
+export type CapabilityDecorator<Args extends unknown[], Options, Spec> = ((
+  ...args: Args
+) => MethodDecorator) & {
   readonly capability: Capability<Options, Spec>;
 };
 

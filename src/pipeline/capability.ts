@@ -40,7 +40,10 @@ export interface CapabilityCall {
  * and may refuse it (throw: a tool answers `isError` with the message, a resource or prompt
  * a JSON-RPC error), change what it answers, or let it through.
  */
-export type CapabilityStageFunction = (call: CapabilityCall, next: () => Promise<unknown>) => Promise<unknown>;
+export type CapabilityStageFunction = (
+  call: CapabilityCall,
+  next: () => Promise<unknown>,
+) => Promise<unknown>;
 
 /** What a capability's stage may use when it is built: the app's container and logger. */
 export interface CapabilityServices {
@@ -58,7 +61,11 @@ export interface CapabilityStage<Spec> {
    */
   readonly after: StageName;
   /** Makes the stage of one operation at start-up, or `undefined` when it does nothing there. */
-  create(spec: Spec, operation: CapabilityOperation, services: CapabilityServices): CapabilityStageFunction | undefined;
+  create(
+    spec: Spec,
+    operation: CapabilityOperation,
+    services: CapabilityServices,
+  ): CapabilityStageFunction | undefined;
 }
 
 /**
