@@ -70,6 +70,7 @@ export type {
   PromptOptions,
   ResourceOptions,
   StreamChunkOptions,
+  TextFormat,
   ToolOptions,
   ToolVisibility,
 } from "./metadata/definitions.js";
@@ -90,15 +91,15 @@ export {
   sharedHttpBodyCache,
 } from "./pagination/http-body-cache.js";
 export { type HttpByteSourceOptions, httpByteSource } from "./pagination/http-byte-source.js";
-export {
-  type Capability,
-  type CapabilityCall,
-  type CapabilityOperation,
-  type CapabilityServices,
-  type CapabilityStage,
-  type CapabilityStageFunction,
-  type CapabilityTarget,
-  type OperationKind,
+export type {
+  Capability,
+  CapabilityCall,
+  CapabilityOperation,
+  CapabilityServices,
+  CapabilityStage,
+  CapabilityStageFunction,
+  CapabilityTarget,
+  OperationKind,
 } from "./pipeline/capability.js";
 export {
   type InterceptedCall,
@@ -108,6 +109,7 @@ export {
   NextCalledTwiceError,
   type ProtocolResult,
 } from "./pipeline/interceptor.js";
+export type { StageName } from "./pipeline/order.js";
 export type {
   CreateResourceOptions,
   ResourceHandle,
@@ -115,7 +117,6 @@ export type {
   ResourceSlice,
 } from "./pipeline/resource-handle.js";
 export type { InputLimits } from "./pipeline/stages/measure-input.js";
-export type { StageName } from "./pipeline/order.js";
 export { MAX_TOKENS_META } from "./pipeline/token-limit.js";
 export type {
   AskOptions,
@@ -127,6 +128,8 @@ export type {
 } from "./pipeline/tool-context.js";
 export type { RedisClient, RedisClusterNode, RedisConnectionOptions } from "./redis/redis-connection.js";
 export { audio, type ContentBlock, embeddedResource, image, resourceLink, text } from "./results/content.js";
+export type { JsonObject, JsonValue } from "./results/json-value.js";
+export { readTable } from "./results/table-format.js";
 export { toolError } from "./results/tool-error.js";
 export type { McpApp2026 } from "./runtime/app-2026.js";
 export type { McpAppOptions } from "./runtime/app-options.js";

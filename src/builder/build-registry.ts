@@ -1,5 +1,7 @@
 import { FrugalConfigError } from "../errors/config-error.js";
+import type { TextFormat } from "../metadata/definitions.js";
 import { metadataStore } from "../metadata/store.js";
+import type { CapabilityServices } from "../pipeline/capability.js";
 import { compose } from "../pipeline/compose.js";
 import type { Invocation, Stage } from "../pipeline/invocation.js";
 import type {
@@ -9,7 +11,6 @@ import type {
   ToolDefinition,
 } from "../pipeline/operation.js";
 import { PIPELINE_ORDER } from "../pipeline/order.js";
-import type { CapabilityServices } from "../pipeline/capability.js";
 import type { StageFactory } from "../pipeline/stage-factory.js";
 import type { MemberToBuild } from "./build-context.js";
 import { buildPrompt } from "./build-prompt.js";
@@ -33,6 +34,8 @@ export interface BuildOptions {
   readonly stages: readonly StageFactory[];
   /** The app's `budget` option, the default budget of every operation. */
   readonly appBudget: number | undefined;
+  /** The app's `text` option (already checked), the default text format of every tool. */
+  readonly appText?: TextFormat | undefined;
   /** What capability stages are built with: the app's container and logger. */
   readonly services: CapabilityServices;
 }
@@ -74,6 +77,7 @@ export function buildRegistry(
         member,
         classMetadata,
         appBudget: options.appBudget,
+        appText: options.appText,
       };
       const { tool, resource, prompt } = member.metadata;
       if (!tool && !resource && !prompt) throw orphanDecorators(item);

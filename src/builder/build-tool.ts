@@ -1,7 +1,8 @@
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { FrugalConfigError } from "../errors/config-error.js";
-import type { ToolOptions } from "../metadata/definitions.js";
+import type { TextFormat, ToolOptions } from "../metadata/definitions.js";
+import type { PaginationSpec } from "../metadata/specs.js";
 import type { ToolDefinition } from "../pipeline/operation.js";
 import {
   assertPlainMethod,
@@ -13,7 +14,12 @@ import {
 import { OptionChecker } from "./check-options.js";
 import { toJsonSchema } from "./input-schema.js";
 import { isValidToolName, toSnakeCase } from "./names.js";
-import { pageEnvelopeSchema, resolvePaginationSpec, withPaginationInput } from "./paginated-input.js";
+import {
+  pageEnvelopeSchema,
+  resolvePaginationSpec,
+  TEXT_FORMATS,
+  withPaginationInput,
+} from "./paginated-input.js";
 import { resolveProjection, withProjectionInput } from "./projection-input.js";
 
 /** Builds and checks one `@Tool`. */
@@ -61,6 +67,7 @@ export function buildTool(item: MemberToBuild): ToolDefinition {
   // A spilled result answers `{ spilled: { uri, size, expiresAt } }`: the declared schema must allow it.
   const outputSchema =
     pagedOutput && item.member.metadata.ephemeral ? z.union([pagedOutput, SPILLED_SCHEMA]) : pagedOutput;
+  const text = resolveText(item, options.text, pagination);
   const meta = { ...options.meta };
   if (visibility.includes("app")) meta.ui = { ...(meta.ui as object), visibility: [...visibility] };
   const listing: Tool = {
@@ -91,7 +98,40 @@ export function buildTool(item: MemberToBuild): ToolDefinition {
     name,
     listing,
     modelVisible: visibility.includes("model"),
+    text,
   });
+}
+
+/**
+ * The tool's text format: `@Paginated`'s or `@Tool`'s `text` (they must agree), else the
+ * app's, else `"auto"`. A page written as lines (`line`) keeps them whatever the app says.
+ */
+function resolveText(
+  item: MemberToBuild,
+  declared: unknown,
+  pagination: PaginationSpec | undefined,
+): TextFormat {
+  const where = describeMember(item);
+  const own =
+    declared === undefined
+      ? undefined
+      : new OptionChecker(where, "@Tool").oneOf("`text`", declared, TEXT_FORMATS);
+  if (own && pagination?.text && own !== pagination.text) {
+    throw new FrugalConfigError(
+      where,
+      `@Tool has \`text: "${own}"\` but @Paginated has \`text: "${pagination.text}"\``,
+      "set `text` once, on either decorator",
+    );
+  }
+  if (own === "json" && pagination?.line) {
+    throw new FrugalConfigError(
+      where,
+      '@Tool has `text: "json"` but @Paginated has `line`: its text would be either JSON or lines',
+      'drop `text: "json"` to answer lines, or drop `line` to answer JSON',
+    );
+  }
+  if (pagination?.line) return "auto";
+  return own ?? pagination?.text ?? item.appText ?? "auto";
 }
 
 /** Every key of `ToolOptions` (the `Record` makes the compiler flag a key added there but not here). */
@@ -105,6 +145,7 @@ const TOOL_OPTIONS = Object.keys({
   annotations: true,
   visibility: true,
   meta: true,
+  text: true,
 } satisfies Record<keyof ToolOptions, true>);
 
 /** What a spilled call puts in `structuredContent`. */

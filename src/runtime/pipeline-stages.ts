@@ -54,7 +54,7 @@ export function pipelineStages(deps: StageDeps): StageFactory[] {
     invalidateStage(deps.bus, deps.logger),
     decodeCursorStage(deps.cursors, deps.clock),
     cacheStage(deps),
-    shapeStage(deps.logger),
+    shapeStage(deps),
     spillStage({ resources: deps.resources, counter: deps.counter, tools: deps.resourceTools }),
     budgetStage(deps),
     paginateStage(deps.cursors, deps.clock),
