@@ -15,6 +15,7 @@ const benches = [
   "scale-out",
   "stateless-http",
   "session-heap",
+  "tables",
 ];
 let failed = 0;
 for (const name of benches) {

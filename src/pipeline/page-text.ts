@@ -48,9 +48,11 @@ async function render(page: ResultPage, rendering: TextRendering): Promise<Rende
   const { items, count: _count, ...position } = envelope;
   let text: string;
   if (rendering.mode === "json") text = JSON.stringify(envelope);
+  else if (itemText) text = withEnvelopeLine(writeLines(itemText), envelopeLine(position));
   else {
-    const body = itemText ? writeLines(itemText) : await itemsText(items as JsonValue[], rendering);
-    text = withEnvelopeLine(body, envelopeLine(position));
+    // The envelope line follows either form alike: the choice counts the text as it is sent.
+    const line = envelopeLine(position);
+    text = await itemsText(items as JsonValue[], rendering, line === "" ? "" : `\n\n${line}`);
   }
   return { content: [{ type: "text", text }], envelope };
 }
