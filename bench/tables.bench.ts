@@ -177,6 +177,40 @@ function csvOf(items: readonly Record<string, unknown>[]): string {
   return [fields.join(","), ...items.map((item) => fields.map((f) => cell(item[f])).join(","))].join("\n");
 }
 
+// ------------------------------------------------------------------ 0. which delimiter
+/**
+ * The same 20 rows written in candidate forms, each quoting a cell that holds its delimiter,
+ * a quote or a line break (as a JSON string), arrays and objects as compact JSON.
+ */
+function delimited(items: readonly Record<string, unknown>[], delimiter: string, frame = false): string {
+  const fields = Object.keys(items[0] ?? {});
+  const cell = (value: unknown) => {
+    const text = typeof value === "string" ? value : JSON.stringify(value);
+    return text.includes(delimiter.trim() || delimiter) || /["\n\r]/.test(text) ? JSON.stringify(text) : text;
+  };
+  const line = (cells: string[]) => (frame ? `| ${cells.join(" | ")} |` : cells.join(delimiter));
+  return [line(fields), ...items.map((item) => line(fields.map((f) => cell(item[f]))))].join("\n");
+}
+const FORMS: Record<string, (items: readonly Record<string, unknown>[]) => string> = {
+  json: (items) => JSON.stringify(items),
+  "csv (RFC 4180)": csvOf,
+  "tsv (chosen)": (items) => delimited(items, "\t"),
+  pipe: (items) => delimited(items, "|"),
+  "spaced pipe": (items) => delimited(items, " | "),
+  "markdown table": (items) => delimited(items, " | ", true),
+};
+const formRows: Array<Record<string, string | number>> = [];
+for (const [name, rows] of Object.entries(DATASETS)) {
+  const items = toJsonValue(rows.slice(0, 20)) as Array<Record<string, unknown>>;
+  const csv = await tokensOf(csvOf(items));
+  const row: Record<string, string | number> = { rows: `${name} 20×${Object.keys(items[0] ?? {}).length}` };
+  for (const [form, write] of Object.entries(FORMS)) {
+    const tokens = await tokensOf(write(items));
+    row[form] = `${tokens} (${(tokens / csv).toFixed(2)})`;
+  }
+  formRows.push(row);
+}
+
 // ------------------------------------------------------------------ 1. tokens
 const lean = await connect("auto");
 const json = await connect("json");
@@ -316,7 +350,9 @@ const table = (rows: Array<Record<string, string | number>>) => {
     ...rows.map((r) => `| ${heads.map((h) => r[h]).join(" | ")} |`),
   ].join("\n");
 };
-console.log("### Tokens of a page's text (o200k)\n");
+console.log("### The same 20 rows in candidate forms (o200k tokens, and their ratio to CSV)\n");
+console.log(table(formRows));
+console.log("\n### Tokens of a page's text (o200k)\n");
 console.log(table(tokenRows));
 console.log("\n### CPU of shaping one result (µs, median of 15 interleaved rounds)\n");
 console.log(table(cpuRows));
@@ -325,6 +361,6 @@ console.log(table([callRow]));
 mkdirSync(new URL("../../bench/results/", import.meta.url), { recursive: true });
 writeFileSync(
   new URL("../../bench/results/tables.json", import.meta.url),
-  `${JSON.stringify({ node: process.version, tokens: tokenRows, cpu: cpuRows, call: callRow }, null, 2)}\n`,
+  `${JSON.stringify({ node: process.version, forms: formRows, tokens: tokenRows, cpu: cpuRows, call: callRow }, null, 2)}\n`,
 );
 process.exit(0);

@@ -67,7 +67,7 @@ export function buildTool(item: MemberToBuild): ToolDefinition {
   // A spilled result answers `{ spilled: { uri, size, expiresAt } }`: the declared schema must allow it.
   const outputSchema =
     pagedOutput && item.member.metadata.ephemeral ? z.union([pagedOutput, SPILLED_SCHEMA]) : pagedOutput;
-  const text = resolveText(item, options.text, pagination);
+  const text = resolveText(item, options.text, pagination, visibility.includes("model"));
   const meta = { ...options.meta };
   if (visibility.includes("app")) meta.ui = { ...(meta.ui as object), visibility: [...visibility] };
   const listing: Tool = {
@@ -105,11 +105,14 @@ export function buildTool(item: MemberToBuild): ToolDefinition {
 /**
  * The tool's text format: `@Paginated`'s or `@Tool`'s `text` (they must agree), else the
  * app's, else `"auto"`. A page written as lines (`line`) keeps them whatever the app says.
+ * An app-only tool's text is not read by a model, so nothing is gained by counting tokens
+ * to choose it: unless it says otherwise, it is JSON, as the specification suggests.
  */
 function resolveText(
   item: MemberToBuild,
   declared: unknown,
   pagination: PaginationSpec | undefined,
+  modelVisible: boolean,
 ): TextFormat {
   const where = describeMember(item);
   const own =
@@ -131,7 +134,7 @@ function resolveText(
     );
   }
   if (pagination?.line) return "auto";
-  return own ?? pagination?.text ?? item.appText ?? "auto";
+  return own ?? pagination?.text ?? (modelVisible ? (item.appText ?? "auto") : "json");
 }
 
 /** Every key of `ToolOptions` (the `Record` makes the compiler flag a key added there but not here). */

@@ -10,7 +10,9 @@ export type InputSchema = z.ZodObject | Record<string, z.ZodType>;
  * per item) whenever that counts fewer tokens than their minified JSON, and a page's
  * envelope fields follow on their own line, empty ones left out; `structuredContent` keeps
  * the full JSON. `"json"`: the text is the minified JSON of the result (of the whole
- * envelope for a page), as the MCP specification suggests for structured content.
+ * envelope for a page), as the MCP specification suggests for structured content. An
+ * app-only tool (`visibility: ["app"]`), whose text no model reads, is `"json"` unless its
+ * own decorators say otherwise.
  */
 export type TextFormat = "auto" | "json";
 

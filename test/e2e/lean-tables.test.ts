@@ -127,6 +127,12 @@ class LeanService {
     return ISSUES.slice(0, 5);
   }
 
+  @Tool({ description: "Issues for an app's UI, not the model", visibility: ["app"] })
+  @Paginated("number", { limit: 20, order: "desc" })
+  issuesForApp(_input: unknown, ctx: ToolContext) {
+    return after(ISSUES, "number", ctx);
+  }
+
   @Tool({ description: "An object stays JSON" })
   summary() {
     return { open: 3, closed: 1, newest: ISSUES[0] };
@@ -276,6 +282,10 @@ describe("lean answers: tables", () => {
     }
     const rows = await call("rows_json");
     expect(textOf(rows)).toBe(JSON.stringify(ISSUES.slice(0, 5)));
+
+    // An app-only tool's text is read by no model: JSON, unless it says otherwise.
+    const forApp = await call("issues_for_app");
+    expect(textOf(forApp)).toBe(JSON.stringify(forApp.structuredContent));
 
     const app = await createTestClient(LeanModule, { text: "json" });
     try {
