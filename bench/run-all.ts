@@ -16,6 +16,7 @@ const benches = [
   "stateless-http",
   "session-heap",
   "context",
+  "tables",
 ];
 let failed = 0;
 for (const name of benches) {

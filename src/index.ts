@@ -69,6 +69,7 @@ export type {
   PromptOptions,
   ResourceOptions,
   StreamChunkOptions,
+  TextFormat,
   ToolOptions,
   ToolVisibility,
 } from "./metadata/definitions.js";
@@ -90,7 +91,7 @@ export {
   sharedHttpBodyCache,
 } from "./pagination/http-body-cache.js";
 export { type HttpByteSourceOptions, httpByteSource } from "./pagination/http-byte-source.js";
-export { Project, type ProjectOptions, type ProjectionSpec } from "./pagination/project.capability.js";
+export { Project, type ProjectionSpec, type ProjectOptions } from "./pagination/project.capability.js";
 export type {
   Capability,
   CapabilityCall,
@@ -128,6 +129,8 @@ export type {
 } from "./pipeline/tool-context.js";
 export type { RedisClient, RedisClusterNode, RedisConnectionOptions } from "./redis/redis-connection.js";
 export { audio, type ContentBlock, embeddedResource, image, resourceLink, text } from "./results/content.js";
+export type { JsonObject, JsonValue } from "./results/json-value.js";
+export { readTable } from "./results/table-format.js";
 export { toolError } from "./results/tool-error.js";
 export type { McpApp2026 } from "./runtime/app-2026.js";
 export type { McpAppOptions } from "./runtime/app-options.js";

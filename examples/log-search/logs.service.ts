@@ -30,7 +30,8 @@ export class LogsService {
     description: "The most recent log lines, newest first, a page at a time.",
     annotations: { readOnlyHint: true },
   })
-  @Paginated("seq", { limit: 20, maxLimit: 100, order: "desc" })
+  // The model reads the log lines themselves, one per line (structuredContent keeps { seq, line }).
+  @Paginated("seq", { limit: 20, maxLimit: 100, order: "desc", line: (row: { line: string }) => row.line })
   tail(_input: unknown, ctx: ToolContext) {
     const page = ctx.page;
     if (!page) throw new Error("tail runs under @Paginated, so ctx.page is always set");

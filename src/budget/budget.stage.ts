@@ -3,7 +3,7 @@ import type { AppMetrics } from "../metrics/app-metrics.js";
 import type { Invocation, Next, Stage } from "../pipeline/invocation.js";
 import { type OperationDefinition, operationName } from "../pipeline/operation.js";
 import { isErrorResult, Oversized, ResultPage } from "../pipeline/outcomes.js";
-import { shapeResult } from "../pipeline/shape-result.js";
+import { shapeResult, textRendering } from "../pipeline/shape-result.js";
 import type { StageFactory } from "../pipeline/stage-factory.js";
 import {
   DEFAULT_TOKEN_LIMIT,
@@ -15,6 +15,7 @@ import type { TokenCounter } from "../tokenizer/token-counter.js";
 import { countResult } from "./count-result.js";
 import { fitPage } from "./fit-page.js";
 import { budgetExceeded, budgetExceededError, budgetExceededResult } from "./over-budget.js";
+import { SkippedPage } from "./skipped-page.js";
 
 /** What the budget stage works with. */
 export interface BudgetStageDeps {
@@ -52,7 +53,7 @@ function budgetFor(definition: OperationDefinition, deps: BudgetStageDeps): Stag
     if (isErrorResult(value)) return value;
 
     if (value instanceof ResultPage && !mustError) {
-      const fitted = await fitPage(value, budget, counter);
+      const fitted = await fitPage(value, { ...textRendering(invocation, counter), limit: budget });
       if (fitted.kind === "fits") {
         metrics.recordTokens(name, fitted.tokens);
         invocation.outcome.tokens = fitted.tokens;
@@ -63,7 +64,7 @@ function budgetFor(definition: OperationDefinition, deps: BudgetStageDeps): Stag
       return skipFirstItem(value, fitted.tokens, budget);
     }
 
-    const counted = await countResult(shapeResult(invocation, value), counter, budget);
+    const counted = await countResult(await shapeResult(invocation, value, counter), counter, budget);
     if (counted.tokens <= budget) {
       metrics.recordTokens(name, counted.tokens);
       invocation.outcome.tokens = counted.tokens;
@@ -95,12 +96,8 @@ function budgetFor(definition: OperationDefinition, deps: BudgetStageDeps): Stag
 }
 
 /** A page that returns nothing but says which item was skipped and how to go on after it. */
-function skipFirstItem(page: ResultPage, tokens: number, budget: number) {
-  return {
-    items: [],
-    nextCursor: page.cursorAfter(0),
-    hasMore: page.count > 1 || page.hasMore,
-    count: 0,
-    skipped: [{ position: 0, tokens, budget, reason: "this item alone is over the token budget" }],
-  };
+function skipFirstItem(page: ResultPage, tokens: number, budget: number): ResultPage {
+  return new SkippedPage(page.cursorAfter(0), page.count > 1 || page.hasMore, [
+    { position: 0, tokens, budget, reason: "this item alone is over the token budget" },
+  ]);
 }

@@ -60,6 +60,20 @@ export async function countResult(
   return { tokens: Math.max(total, Math.round(whole)), exact: false, estimated: true };
 }
 
+/**
+ * What a model reads of a shaped result, counted until it passes `limit`: the count, exact
+ * within the limit, else a lower bound just past it (no estimate of the whole: a probe that
+ * only asks "does it fit?" needs none).
+ */
+export async function countUpTo(result: unknown, counter: TokenCounter, limit: number): Promise<number> {
+  let total = 0;
+  for (const part of readableParts(result)) {
+    if (total > limit) break;
+    total += typeof part === "number" ? part : (await counter.count(part, Math.max(0, limit - total))).tokens;
+  }
+  return total;
+}
+
 /** A text part and what counting it taught: tokens over how many of its characters. */
 function countedText(text: string, counted: TokenCount | undefined): CountedText {
   if (counted === undefined) return { text, tokens: 0, covered: 0, consumedReported: false };

@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import { FrugalConfigError } from "../errors/config-error.js";
-import type { CompleteCallback, InputSchema, ServiceMetadata } from "../metadata/definitions.js";
+import type { CompleteCallback, InputSchema, ServiceMetadata, TextFormat } from "../metadata/definitions.js";
 import type { PaginationSpec } from "../metadata/specs.js";
 import type { ToolContext } from "../pipeline/tool-context.js";
 import { toObjectSchema } from "./input-schema.js";
@@ -16,6 +16,8 @@ export interface MemberToBuild {
   readonly classMetadata: ServiceMetadata;
   /** The app's `budget` option, the default budget of every operation. */
   readonly appBudget: number | undefined;
+  /** The app's `text` option, the default text format of every tool. */
+  readonly appText: TextFormat | undefined;
 }
 
 /** `ArticlesService.listArticles`, the name used in every start-up error. */

@@ -1,4 +1,5 @@
 import { FrugalConfigError } from "../errors/config-error.js";
+import type { TextFormat } from "../metadata/definitions.js";
 import { metadataStore } from "../metadata/store.js";
 import type { CapabilityServices } from "../pipeline/capability.js";
 import { compose } from "../pipeline/compose.js";
@@ -34,6 +35,8 @@ export interface BuildOptions {
   readonly stages: readonly StageFactory[];
   /** The app's `budget` option, the default budget of every operation. */
   readonly appBudget: number | undefined;
+  /** The app's `text` option (already checked), the default text format of every tool. */
+  readonly appText?: TextFormat | undefined;
   /** What capability stages are built with: the app's container and logger. */
   readonly services: CapabilityServices;
 }
@@ -75,6 +78,7 @@ export function buildRegistry(
         member,
         classMetadata,
         appBudget: options.appBudget,
+        appText: options.appText,
       };
       const { tool, resource, prompt } = member.metadata;
       if (!tool && !resource && !prompt) throw orphanDecorators(item);

@@ -48,6 +48,13 @@ export function buildResource(item: MemberToBuild): ResourceDefinition {
       "remove `as` and `link`, or make this method a @Tool",
     );
   }
+  if (pagination?.line || pagination?.text) {
+    throw new FrugalConfigError(
+      where,
+      `@Paginated \`${pagination.line ? "line" : "text"}\` applies to tools only (a resource read answers the envelope as minified JSON)`,
+      `remove \`${pagination.line ? "line" : "text"}\`, or make this method a @Tool`,
+    );
+  }
   // A paginated static URI becomes a template of its own: its query carries the cursor.
   const declared = UriTemplate.isTemplate(uri) || pagination ? parseTemplate(uri, where) : undefined;
   const ownInput = objectSchemaOf(item, "input", options.input);

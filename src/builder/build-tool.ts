@@ -1,7 +1,8 @@
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { FrugalConfigError } from "../errors/config-error.js";
-import type { ToolOptions } from "../metadata/definitions.js";
+import type { TextFormat, ToolOptions } from "../metadata/definitions.js";
+import type { PaginationSpec } from "../metadata/specs.js";
 import type { ToolDefinition } from "../pipeline/operation.js";
 import {
   assertPlainMethod,
@@ -14,7 +15,12 @@ import {
 import { OptionChecker } from "./check-options.js";
 import { toJsonSchema } from "./input-schema.js";
 import { isValidToolName, toSnakeCase } from "./names.js";
-import { pageEnvelopeSchema, resolvePaginationSpec, withPaginationInput } from "./paginated-input.js";
+import {
+  pageEnvelopeSchema,
+  resolvePaginationSpec,
+  TEXT_FORMATS,
+  withPaginationInput,
+} from "./paginated-input.js";
 
 /** Builds and checks one `@Tool`. */
 export function buildTool(item: MemberToBuild): ToolDefinition {
@@ -66,6 +72,7 @@ export function buildTool(item: MemberToBuild): ToolDefinition {
     capabilities,
     modelVisible: visibility.includes("model"),
   });
+  const text = resolveText(item, options.text, pagination, visibility.includes("model"));
   const meta = { ...options.meta };
   if (visibility.includes("app")) meta.ui = { ...(meta.ui as object), visibility: [...visibility] };
   // Hosts that cut long results read this hint; a result held to its budget never needs cutting.
@@ -90,6 +97,7 @@ export function buildTool(item: MemberToBuild): ToolDefinition {
     name,
     listing,
     modelVisible: visibility.includes("model"),
+    text,
   });
 }
 
@@ -109,6 +117,41 @@ function maxResultSizeChars(tokens: number): number {
   return Math.min(MAX_RESULT_SIZE_CHARS, tokens * CHARS_PER_TOKEN);
 }
 
+/**
+ * The tool's text format: `@Paginated`'s or `@Tool`'s `text` (they must agree), else the
+ * app's, else `"auto"`. A page written as lines (`line`) keeps them whatever the app says.
+ * An app-only tool's text is not read by a model, so nothing is gained by counting tokens
+ * to choose it: unless it says otherwise, it is JSON, as the specification suggests.
+ */
+function resolveText(
+  item: MemberToBuild,
+  declared: unknown,
+  pagination: PaginationSpec | undefined,
+  modelVisible: boolean,
+): TextFormat {
+  const where = describeMember(item);
+  const own =
+    declared === undefined
+      ? undefined
+      : new OptionChecker(where, "@Tool").oneOf("`text`", declared, TEXT_FORMATS);
+  if (own && pagination?.text && own !== pagination.text) {
+    throw new FrugalConfigError(
+      where,
+      `@Tool has \`text: "${own}"\` but @Paginated has \`text: "${pagination.text}"\``,
+      "set `text` once, on either decorator",
+    );
+  }
+  if (own === "json" && pagination?.line) {
+    throw new FrugalConfigError(
+      where,
+      '@Tool has `text: "json"` but @Paginated has `line`: its text would be either JSON or lines',
+      'drop `text: "json"` to answer lines, or drop `line` to answer JSON',
+    );
+  }
+  if (pagination?.line) return "auto";
+  return own ?? pagination?.text ?? (modelVisible ? (item.appText ?? "auto") : "json");
+}
+
 /** Every key of `ToolOptions` (the `Record` makes the compiler flag a key added there but not here). */
 const TOOL_OPTIONS = Object.keys({
   name: true,
@@ -120,6 +163,7 @@ const TOOL_OPTIONS = Object.keys({
   annotations: true,
   visibility: true,
   meta: true,
+  text: true,
 } satisfies Record<keyof ToolOptions, true>);
 
 /** What a spilled call puts in `structuredContent`. */

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { FrugalConfigError } from "../errors/config-error.js";
-import type { PaginatedOptions, StreamChunkOptions } from "../metadata/definitions.js";
+import type { PaginatedOptions, StreamChunkOptions, TextFormat } from "../metadata/definitions.js";
 import type { PaginationSpec, StreamChunkSpec } from "../metadata/specs.js";
 import { describe, OptionChecker } from "./check-options.js";
 
@@ -74,6 +74,25 @@ export function resolvePaginationSpec(
     check.fail('has `link` without `as: "links"`', 'add as: "links", or drop `link`');
   }
   const adaptive = checkAdaptive(check, options.adaptive, limit, maxLimit, options.maxLimit !== undefined);
+  const text = options.text === undefined ? undefined : check.oneOf("`text`", options.text, TEXT_FORMATS);
+  if (options.line !== undefined && typeof options.line !== "function") {
+    check.fail(
+      `\`line\` must be a function of an item returning its line of text, not ${describe(options.line)}`,
+      'e.g. line: (entry) => entry.at + " " + entry.message',
+    );
+  }
+  if (options.line && as === "links") {
+    check.fail(
+      'has both `line` and `as: "links"`: a page of links has no items in its text',
+      'drop `line`, or drop `as: "links"` and `link`',
+    );
+  }
+  if (options.line && text === "json") {
+    check.fail(
+      'has both `line` and `text: "json"`: its text would be either lines or JSON',
+      'drop `text: "json"` to answer lines, or drop `line` to answer JSON',
+    );
+  }
   return {
     stableKey: [...stableKey],
     limit,
@@ -85,6 +104,8 @@ export function resolvePaginationSpec(
     link: options.link,
     stream: stream && streamSpec(check, stream as StreamChunkOptions),
     adaptive,
+    text,
+    line: options.line,
   };
 }
 
@@ -159,7 +180,12 @@ const PAGINATED_OPTIONS = Object.keys({
   as: true,
   link: true,
   adaptive: true,
+  text: true,
+  line: true,
 } satisfies Record<keyof PaginatedOptions, true>);
+
+/** The values of a `text` option. */
+export const TEXT_FORMATS = ["auto", "json"] as const satisfies readonly TextFormat[];
 
 const STREAM_OPTIONS = Object.keys({
   window: true,

@@ -74,7 +74,13 @@ async function withPreview(
   const room = Math.min(input.budget, input.preview) - linkTokens - 16;
   if (room <= 0) return base;
   const fitted = await fitPrefix(entries.length, render, room, counter);
-  return render(fitted.n);
+  if (fitted.n > 0) return render(fitted.n);
+  // Not even the first entry fits whole: show as much of it as fits, labelled as cut.
+  const first = entries[0] as string;
+  const cut = (chars: number) =>
+    chars === 0 ? base : `${base}\nPreview (start of the first):\n${first.slice(0, chars)}… (cut in this preview only)`;
+  const part = await fitPrefix(first.length, cut, room, counter);
+  return cut(part.n);
 }
 
 function previewEntries(value: unknown): string[] {

@@ -4,6 +4,18 @@ import type { z } from "zod";
 /** A zod object schema or a plain shape (`{ site: z.string() }`) describing an input. */
 export type InputSchema = z.ZodObject | Record<string, z.ZodType>;
 
+/**
+ * How a tool's text block reads. `"auto"` (the default): an array of uniform objects, and
+ * the items of a page, are written as a table (a header line, then one tab-separated line
+ * per item) whenever that counts fewer tokens than their minified JSON, and a page's
+ * envelope fields follow on their own line, empty ones left out; `structuredContent` keeps
+ * the full JSON. `"json"`: the text is the minified JSON of the result (of the whole
+ * envelope for a page), as the MCP specification suggests for structured content. An
+ * app-only tool (`visibility: ["app"]`), whose text no model reads, is `"json"` unless its
+ * own decorators say otherwise.
+ */
+export type TextFormat = "auto" | "json";
+
 /** Who may see a tool: the model, an MCP App's UI, or both (default). */
 export type ToolVisibility = ReadonlyArray<"model" | "app">;
 
@@ -30,6 +42,12 @@ export interface ToolOptions<I extends InputSchema = InputSchema> {
   visibility?: ToolVisibility;
   /** Extra `_meta` advertised in `tools/list`. */
   meta?: Record<string, unknown>;
+  /**
+   * `"json"` keeps the result's minified JSON as its text (see {@link TextFormat}); the
+   * default, `"auto"`, writes uniform items as a table when that costs fewer tokens.
+   * Overrides the app's `text`.
+   */
+  text?: TextFormat;
 }
 
 /** Completion callback for one template variable or prompt argument. */
@@ -150,6 +168,24 @@ export interface PaginatedOptions {
    * ```
    */
   adaptive?: boolean;
+  /**
+   * How a page's text reads (tools only; see {@link TextFormat}): `"json"` keeps the
+   * envelope's minified JSON. The same as `@Tool`'s `text`, which it must not contradict.
+   */
+  text?: TextFormat;
+  /**
+   * One line of text per item, instead of a table (tools only): log lines, events. It gets
+   * the item as the handler returned it (before any `fields` selection) and returns a
+   * string; the page's envelope fields follow on their own line, and `structuredContent`
+   * keeps the items. A line that is empty, holds a line break or starts with a quote is
+   * written as a JSON string. Wins over the app's `text: "json"`.
+   *
+   * @example
+   * ```ts
+   * @Paginated("seq", { line: (e: LogEntry) => `${e.at} ${e.level} ${e.message}` })
+   * ```
+   */
+  line?: (item: any) => string;
 }
 
 /** The `resource_link` of one item of a page answered `as: "links"`. */

@@ -1,4 +1,4 @@
-import type { InvalidationRule, PageLink, StreamChunkOptions } from "./definitions.js";
+import type { InvalidationRule, PageLink, StreamChunkOptions, TextFormat } from "./definitions.js";
 
 /**
  * Resolved specs: what the builder makes of the decorators' options at start-up, after
@@ -21,6 +21,10 @@ export interface PaginationSpec {
   readonly stream: StreamChunkSpec | undefined;
   /** Pages of a walk grow (`adaptive: true`); `maxLimit` is then above `limit`. */
   readonly adaptive: boolean;
+  /** The `text` option as declared (the tool's text format is resolved with `@Tool`'s and the app's). */
+  readonly text: TextFormat | undefined;
+  /** One line of text per item (`line`), instead of a table. */
+  readonly line: ((item: unknown) => string) | undefined;
 }
 
 /**

@@ -1,5 +1,3 @@
-import type { ContentBlock } from "@modelcontextprotocol/sdk/types.js";
-import type { PageLink } from "../metadata/definitions.js";
 import { ResultPage } from "../pipeline/outcomes.js";
 import type { KeyValue } from "./cursor-values.js";
 
@@ -17,6 +15,8 @@ export interface PageExtras {
   readonly total?: number;
   /** The items are `resource_link` objects (`as: "links"`). */
   readonly links?: boolean;
+  /** One line of text per item (`line`), in order; a prefix of the page reads its first ones. */
+  readonly lines?: readonly string[];
 }
 
 /** Extra envelope fields computed from a page's keys (stream chunks describe their range). */
@@ -80,14 +80,11 @@ export class Page<T = unknown> extends ResultPage<T> {
     return describe ? { ...envelope, ...describe(this.keys, this.hasMore) } : envelope;
   }
 
-  /** A page of links reads as its position (one text block) and one `resource_link` per item. */
-  override toolContent(): ContentBlock[] | undefined {
-    if (!this.extras.links) return undefined;
-    const { items: _items, ...position } = this.toJSON();
-    return [
-      { type: "text", text: JSON.stringify(position) },
-      ...(this.items as unknown as PageLink[]).map((link) => ({ type: "resource_link" as const, ...link })),
-    ];
+  /** A page of links reads as links; a page with `line` reads as its lines; others as a table or JSON. */
+  override get itemText(): readonly string[] | "links" | undefined {
+    const { links, lines } = this.extras;
+    if (links) return "links";
+    return lines && lines.length > this.count ? lines.slice(0, this.count) : lines;
   }
 }
 

@@ -93,10 +93,16 @@ function paginatorFor(
     const links = link
       ? rows.items.slice(0, items.length).map((item) => checkedLink(link, item, definition.where))
       : undefined;
+    // A line too, so it may show what a selection of fields leaves out of the items.
+    const line = spec.line;
+    const lines = line
+      ? rows.items.slice(0, items.length).map((item) => checkedLine(line, item, definition.where))
+      : undefined;
     return new Page(links ?? items, keys, hasMore, makeCursor, {
       ...(describe ? { describe } : {}),
       ...(total === undefined ? {} : { total }),
       ...(links ? { links: true } : {}),
+      ...(lines ? { lines } : {}),
     });
   };
 }
@@ -224,6 +230,21 @@ function withTotal(value: unknown, where: string): { value: unknown; total: numb
     );
   }
   return { value: items, total };
+}
+
+/** A line made by `line(item)`, checked: a page's text must be text. */
+function checkedLine(line: (item: unknown) => unknown, item: unknown, where: string): string {
+  const made = line(item);
+  if (typeof made !== "string") {
+    throw new Error(`${where}: @Paginated's line(item) must return a string, not ${describeValue(made)}`);
+  }
+  return made;
+}
+
+function describeValue(value: unknown): string {
+  if (value === null || typeof value !== "object")
+    return typeof value === "string" ? "a string" : String(value);
+  return Array.isArray(value) ? "an array" : "an object";
 }
 
 /** A link made by `link(item)`, checked: a page of links must hold resource links a client can read. */

@@ -50,6 +50,11 @@ export interface ToolDefinition extends OperationBase {
   readonly listing: Tool;
   /** False for app-only tools (`visibility: ["app"]`), which the model never reads. */
   readonly modelVisible: boolean;
+  /**
+   * How its text block reads: `"auto"` (uniform items as a table when that costs fewer
+   * tokens, a page's envelope fields on their own line) or `"json"` (the result's JSON).
+   */
+  readonly text: "auto" | "json";
 }
 
 /** A built, frozen resource or resource template. */

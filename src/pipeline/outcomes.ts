@@ -1,5 +1,3 @@
-import type { ContentBlock } from "@modelcontextprotocol/sdk/types.js";
-
 /**
  * The typed values stages hand each other besides plain results. The pipeline owns them,
  * so a capability that makes one (pagination makes pages) and one that reads it (the
@@ -30,11 +28,12 @@ export abstract class ResultPage<T = unknown> {
   abstract toJSON(): Record<string, unknown>;
 
   /**
-   * The content blocks a tool answers this page with, when they are not the envelope's
-   * JSON text (a page of links: a text block, then one `resource_link` per item). The
-   * envelope still travels as `structuredContent`.
+   * How the items read in the text a tool answers with: `undefined` for the default (a
+   * table, or their JSON when that counts fewer tokens), one line per item
+   * (`@Paginated({ line })`), or `"links"`: not in the text at all, each item following
+   * as a `resource_link` block. `structuredContent` carries the envelope whatever this says.
    */
-  toolContent(): ContentBlock[] | undefined {
+  get itemText(): readonly string[] | "links" | undefined {
     return undefined;
   }
 }

@@ -1,8 +1,12 @@
+import type { TextRendering } from "../results/items-text.js";
 import { shapePromptResult } from "../results/shape-prompt-result.js";
 import { shapeResourceResult } from "../results/shape-resource-result.js";
-import { jsonReplacer, shapeToolResult } from "../results/shape-tool-result.js";
+import { shapeToolResult } from "../results/shape-tool-result.js";
+import type { TokenCounter } from "../tokenizer/token-counter.js";
 import type { Invocation } from "./invocation.js";
 import { ResultPage } from "./outcomes.js";
+import { renderPage } from "./page-text.js";
+import { callTokenLimit, DEFAULT_TOKEN_LIMIT } from "./token-limit.js";
 
 /**
  * The protocol result (`CallToolResult`, `ReadResourceResult`, `GetPromptResult`) that a
@@ -10,15 +14,20 @@ import { ResultPage } from "./outcomes.js";
  * budget counts exactly it. Remembered on the invocation, so when the budget has shaped a
  * value to count it, the shape stage does not shape (and serialize) it again.
  */
-export function shapeResult(invocation: Invocation, value: unknown): unknown {
+export async function shapeResult(invocation: Invocation, value: unknown, counter: TokenCounter) {
   const memo = invocation.shaped;
   if (memo !== undefined && memo.from === value) return memo.result;
   const { definition } = invocation;
   let result: unknown;
   switch (definition.kind) {
-    case "tool":
-      result = value instanceof ResultPage ? shapePage(value) : shapeToolResult(value);
+    case "tool": {
+      const rendering = textRendering(invocation, counter);
+      result =
+        value instanceof ResultPage
+          ? await shapePage(value, rendering)
+          : await shapeToolResult(value, rendering);
       break;
+    }
     case "resource":
       result = shapeResourceResult(value, invocation.uri ?? definition.uri, definition.mimeType);
       break;
@@ -30,10 +39,21 @@ export function shapeResult(invocation: Invocation, value: unknown): unknown {
   return result;
 }
 
-/** A page reads as its own content blocks when it has them (links), else as its envelope's JSON. */
-function shapePage(page: ResultPage): unknown {
-  const content = page.toolContent();
-  if (!content) return shapeToolResult(page);
-  const envelope: unknown = JSON.parse(JSON.stringify(page, jsonReplacer));
+/**
+ * How a tool call's text is rendered: its tool's mode (`text` option), and for choosing a
+ * table, the call's budget (or the default limit) as where counting may stop.
+ */
+export function textRendering(invocation: Invocation, counter: TokenCounter): TextRendering {
+  const { definition } = invocation;
+  return {
+    mode: definition.kind === "tool" ? definition.text : "json",
+    counter,
+    limit: callTokenLimit(definition, invocation.ctx.meta) ?? DEFAULT_TOKEN_LIMIT,
+  };
+}
+
+/** A page: its envelope as `structuredContent`, its text (and links) as `renderPage` makes them. */
+async function shapePage(page: ResultPage, rendering: TextRendering) {
+  const { content, envelope } = await renderPage(page, rendering);
   return { content, structuredContent: envelope };
 }

@@ -1,6 +1,10 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { isContentBlock } from "./content.js";
+import { itemsText, type TextRendering } from "./items-text.js";
+import { toJsonValue } from "./json-value.js";
 import { toolTextOf } from "./tool-text.js";
+
+export { jsonReplacer } from "./json-value.js";
 
 /**
  * Turns whatever a tool handler returned into a `CallToolResult`:
@@ -11,9 +15,14 @@ import { toolTextOf } from "./tool-text.js";
  * - a plain object marked by `withToolText` (a byte chunk) becomes `structuredContent`
  *   plus that one text, never its JSON again;
  * - a plain object becomes `structuredContent` plus its JSON text;
- * - anything else (arrays, numbers, …) becomes its JSON text.
+ * - an array becomes its text: under `mode: "auto"`, a table when its items are uniform
+ *   objects and the table counts fewer tokens than the JSON (`itemsText`), else the JSON;
+ * - anything else (numbers, …) becomes its JSON text.
+ *
+ * The value is converted to JSON once (`toJsonValue`: no text written and read back), and
+ * the JSON text is written from that only when it is the text sent.
  */
-export function shapeToolResult(value: unknown): CallToolResult {
+export async function shapeToolResult(value: unknown, rendering: TextRendering): Promise<CallToolResult> {
   if (typeof value === "string") return { content: [{ type: "text", text: value }] };
   if (value === undefined) return { content: [] };
   if (isContentBlock(value)) return { content: [value] };
@@ -24,18 +33,16 @@ export function shapeToolResult(value: unknown): CallToolResult {
     // Its data is JSON already (a byte chunk: strings and numbers); a shallow copy drops the mark.
     return { content: [{ type: "text", text: ownText }], structuredContent: { ...value } };
   }
-  // Undefined for values JSON cannot express (a function): then their string form.
-  const json: string | undefined = JSON.stringify(value, jsonReplacer);
+  const json = toJsonValue(value);
   if (isPlainObject(value)) {
-    const text = json ?? "null";
-    return { content: [{ type: "text", text }], structuredContent: JSON.parse(text) };
+    const structured = (json ?? null) as CallToolResult["structuredContent"];
+    return { content: [{ type: "text", text: JSON.stringify(structured) }], structuredContent: structured };
   }
-  return { content: [{ type: "text", text: json ?? String(value) }] };
-}
-
-/** A JSON replacer that keeps bigints (as strings) instead of throwing on them. */
-export function jsonReplacer(_key: string, value: unknown): unknown {
-  return typeof value === "bigint" ? value.toString() : value;
+  if (Array.isArray(json) && rendering.mode === "auto") {
+    return { content: [{ type: "text", text: await itemsText(json, rendering) }] };
+  }
+  // Undefined for values JSON cannot express (a function): then their string form.
+  return { content: [{ type: "text", text: json === undefined ? String(value) : JSON.stringify(json) }] };
 }
 
 function isCallToolResult(value: unknown): value is CallToolResult {

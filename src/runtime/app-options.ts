@@ -1,6 +1,7 @@
 import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
 import type { ProviderEntry } from "../decorators/mcp-module.decorator.js";
 import type { EphemeralSettings } from "../ephemeral/ephemeral-settings.js";
+import type { TextFormat } from "../metadata/definitions.js";
 import type { CursorSecret } from "../pagination/cursor-keys.js";
 import type { InterceptorRef } from "../pipeline/interceptor.js";
 import type { InputLimits } from "../pipeline/stages/measure-input.js";
@@ -22,6 +23,14 @@ export interface McpAppOptions {
   instructions?: string | undefined;
   /** Default token budget of every model-visible tool and resource (`@Budget` on a class or method wins). */
   budget?: number | undefined;
+  /**
+   * How tools' text blocks read (`@Tool` and `@Paginated` may say otherwise per tool).
+   * `"auto"` (default): uniform items as a table when that costs fewer tokens than their
+   * JSON, a page's non-empty envelope fields on their own line; `structuredContent` keeps
+   * the full JSON. `"json"`: the text is the result's minified JSON, as the MCP
+   * specification suggests for structured content.
+   */
+  text?: TextFormat | undefined;
   /** Ephemeral resources: lifetime, quotas, clean-up, tool names. */
   ephemeral?: EphemeralSettings | undefined;
   /** Page size of `tools/list`, `resources/list`, `resources/templates/list`, `prompts/list` (default 100). */

@@ -2,6 +2,7 @@ import type { InjectionToken } from "tsyringe";
 import { buildRegistry, type ResolvedService } from "../builder/build-registry.js";
 import { OptionChecker } from "../builder/check-options.js";
 import type { DeclaredService } from "../builder/declared-service.js";
+import { TEXT_FORMATS } from "../builder/paginated-input.js";
 import type { Registry } from "../builder/registry.js";
 import { checkAppInterceptors, isInterceptorClass } from "../builder/resolve-specs.js";
 import { scanService } from "../builder/scan-service.js";
@@ -17,6 +18,7 @@ import { resourceToolsService } from "../ephemeral/resource-tools.service.js";
 import { FrugalConfigError } from "../errors/config-error.js";
 import { reportUndelivered } from "../events/undelivered.js";
 import type { Logger } from "../logging/logger.js";
+import type { TextFormat } from "../metadata/definitions.js";
 import { metadataStore } from "../metadata/store.js";
 import { AppMetrics } from "../metrics/app-metrics.js";
 import { CursorCodec } from "../pagination/cursor-codec.js";
@@ -35,7 +37,13 @@ import { acquireAll, awaitReady } from "./lifecycle.js";
 import { McpApp } from "./mcp-app.js";
 import { collectModuleGraph } from "./module-graph.js";
 import { pipelineStages } from "./pipeline-stages.js";
-import { budgetsResources, declaresEphemeral, usesBudgets, usesPagination } from "./registry-facts.js";
+import {
+  budgetsResources,
+  declaresEphemeral,
+  usesBudgets,
+  usesPagination,
+  writesPageTables,
+} from "./registry-facts.js";
 
 /**
  * Builds apps from modules.
@@ -58,6 +66,7 @@ export const McpFactory = {
     const protocol2026 = await loadProtocol2026(options.protocol);
     const graph = collectModuleGraph(rootModule);
     const appBudget = checkAppBudget(options.budget);
+    const appText = checkAppText(options.text);
     const appInterceptorTypes = checkAppInterceptors(options.interceptors);
     // Interceptors are singletons of the app's container like services: one instance per
     // app, shared with anything that injects the class, closed with the app.
@@ -147,6 +156,7 @@ export const McpFactory = {
     const registry = buildRegistry(services, {
       stages,
       appBudget,
+      appText,
       // Capabilities emit through the app's bus, which reports what it fails to deliver.
       services: {
         resolve: (token) =>
@@ -178,7 +188,8 @@ export const McpFactory = {
     ]);
     // If anything counts tokens, load the tokenizer in the background: start-up does not
     // wait for it, and the first call that counts waits only for what is left of it.
-    if (usesBudgets(registry) || withResourceTools) preloadTokenizer(counter, logger);
+    if (usesBudgets(registry) || withResourceTools || writesPageTables(registry))
+      preloadTokenizer(counter, logger);
     ephemeral.startSweeping();
     const runtime: AppRuntime = {
       registry,
@@ -234,6 +245,12 @@ function preloadTokenizer(counter: TokenCounter, logger: Logger): void {
   counter.load?.().catch((error: unknown) => {
     logger.warn("loading the tokenizer failed; calls that count tokens will try again", error);
   });
+}
+
+/** The app's `text` option: `"auto"` or `"json"`, like `@Tool`'s. */
+function checkAppText(text: unknown): TextFormat | undefined {
+  if (text === undefined) return undefined;
+  return new OptionChecker("McpFactory.create options").oneOf("`text`", text, TEXT_FORMATS);
 }
 
 /** The app's `budget` option must be a positive whole number, like `@Budget`'s. */

@@ -56,7 +56,7 @@ export function pipelineStages(deps: StageDeps): StageFactory[] {
     interceptorsStage(deps.appInterceptors, deps.interceptorOf, deps.logger),
     decodeCursorStage(deps.cursors, deps.clock, tails),
     cacheStage(deps),
-    shapeStage(deps.logger),
+    shapeStage(deps),
     spillStage({ resources: deps.resources, counter: deps.counter, tools: deps.resourceTools }),
     budgetStage(deps),
     paginateStage(deps.cursors, deps.clock, tails),

@@ -18,6 +18,18 @@ export function usesBudgets(registry: Registry): boolean {
   return allDefinitions(registry).some((d) => d.budget !== undefined || d.spill !== undefined);
 }
 
+/**
+ * Whether a tool answers pages the model reads under `text: "auto"`: choosing a table over
+ * JSON counts tokens on every such page, so the tokenizer is worth loading at start-up.
+ * (A tool that returns a plain array counts too, but loads the tokenizer on first use.)
+ */
+export function writesPageTables(registry: Registry): boolean {
+  return [...registry.tools.values()].some(({ definition: d }) => {
+    const lines = d.pagination?.line !== undefined || d.pagination?.as === "links";
+    return d.modelVisible && d.text === "auto" && d.pagination !== undefined && !lines;
+  });
+}
+
 /** Whether anything is paginated (so a missing cursor secret deserves a warning). */
 export function usesPagination(registry: Registry): boolean {
   return allDefinitions(registry).some((d) => d.pagination !== undefined);

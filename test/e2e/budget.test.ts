@@ -14,6 +14,7 @@ import {
 } from "frugal-mcp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
+import { expectPageText } from "../support/lean-text.js";
 
 const counter = new BpeTokenCounter();
 const tokensOf = async (text: string) => (await counter.count(text, Number.MAX_SAFE_INTEGER)).tokens;
@@ -145,7 +146,7 @@ describe("@Budget", () => {
         nextCursor: string | null;
         count: number;
       };
-      expect(JSON.parse(text)).toEqual(page);
+      expect(expectPageText(result)).toEqual(page);
       expect(page.count).toBeGreaterThan(0);
       seen.push(...page.items.map((i) => i.id));
       cursor = page.nextCursor;
@@ -276,6 +277,18 @@ describe("the size reported over budget", () => {
       return articles;
     }
 
+    // The same two as minified JSON text.
+    @Tool({ input: { query: z.string() }, text: "json" })
+    @Budget(2000)
+    searchArticlesJson(_input: { query: string }) {
+      return articles;
+    }
+
+    @Tool({ input: { query: z.string() }, text: "json" })
+    allArticlesJson(_input: { query: string }) {
+      return articles;
+    }
+
     @Tool()
     @Budget(2000)
     essay() {
@@ -319,20 +332,26 @@ describe("the size reported over budget", () => {
     return result.structuredContent as Exceeded;
   };
 
-  it("reports a large JSON payload's whole size, estimated within 20 %, and still names the inputs to narrow", async () => {
-    const whole = await t.client.callTool({ name: "all_articles", arguments: { query: "x" } });
-    const real = await tokensOf((whole.content as Array<{ text: string }>)[0].text);
-    expect(real).toBeGreaterThan(35_000);
-    const over = await exceeded("search_articles", { query: "x" });
-    expect(over).toMatchObject({
-      error: "OUTPUT_BUDGET_EXCEEDED",
-      tool: "search_articles",
-      estimated: true,
-      budget: 2000,
-      hint: "Call again with narrower `query` to get a smaller result.",
-    });
-    expect(Math.abs(over.tokens / real - 1)).toBeLessThan(0.2);
-  });
+  it.each([
+    ["JSON", "_json", 35_000],
+    ["table", "", 25_000],
+  ])(
+    "reports a large %s payload's whole size, estimated within 20 %%, and still names the inputs to narrow",
+    async (_form, suffix, least) => {
+      const whole = await t.client.callTool({ name: `all_articles${suffix}`, arguments: { query: "x" } });
+      const real = await tokensOf((whole.content as Array<{ text: string }>)[0].text);
+      expect(real).toBeGreaterThan(least);
+      const over = await exceeded(`search_articles${suffix}`, { query: "x" });
+      expect(over).toMatchObject({
+        error: "OUTPUT_BUDGET_EXCEEDED",
+        tool: `search_articles${suffix}`,
+        estimated: true,
+        budget: 2000,
+        hint: "Call again with narrower `query` to get a smaller result.",
+      });
+      expect(Math.abs(over.tokens / real - 1)).toBeLessThan(0.2);
+    },
+  );
 
   it("does the same for plain text", async () => {
     const real = await tokensOf(essay);

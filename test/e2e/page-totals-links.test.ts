@@ -6,6 +6,7 @@ import {
   McpService,
   Paginated,
   Resource,
+  readTable,
   Tool,
   type ToolContext,
 } from "frugal-mcp";
@@ -97,7 +98,10 @@ describe("page totals and pages of links", () => {
     const content = result.content as Array<Record<string, unknown>>;
     expect(content).toHaveLength(11);
     expect(content[0]?.type).toBe("text");
-    const position = JSON.parse(content[0]?.text as string);
+    // The envelope's fields on one line (its items are the links, not in the text).
+    expect(content[0]?.text).toMatch(/^nextCursor=\S+ hasMore=true count=10 total=45$/);
+    const { items, envelope: position } = readTable(content[0]?.text as string);
+    expect(items).toBeUndefined();
     expect(position).toEqual({ nextCursor: expect.any(String), hasMore: true, count: 10, total: 45 });
     expect(content[1]).toEqual({
       type: "resource_link",

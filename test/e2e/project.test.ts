@@ -7,6 +7,7 @@ import {
   Paginated,
   Project,
   Resource,
+  readTable,
   Tool,
 } from "frugal-mcp";
 import { createTestClient, type TestClient } from "frugal-mcp/testing";
@@ -100,7 +101,8 @@ describe("@Project", () => {
     calls = 0;
     const first = await t.callTool({ name: "ids", arguments: {} });
     await t.callTool({ name: "ids", arguments: {} });
-    expect(JSON.parse((first.content as Array<{ text: string }>)[0]?.text ?? "")).toEqual([
+    expect((first.content as Array<{ text: string }>)[0]?.text).toBe("id\na1\na2");
+    expect(readTable((first.content as Array<{ text: string }>)[0]?.text ?? "").items).toEqual([
       { id: "a1" },
       { id: "a2" },
     ]);

@@ -129,10 +129,11 @@ describe("tools", () => {
     expect(result.content).toEqual([{ type: "text", text: '{"sum":5}' }]);
   });
 
-  it("shapes an array as JSON text only (structuredContent must be an object)", async () => {
+  it("shapes an array as text only (structuredContent must be an object): uniform rows as a table", async () => {
     const result = await t.client.callTool({ name: "list_of_rows", arguments: {} });
     expect(result.structuredContent).toBeUndefined();
-    expect(result.content).toEqual([{ type: "text", text: '[{"id":1},{"id":2}]' }]);
+    // 4 tokens, where '[{"id":1},{"id":2}]' is 11.
+    expect(result.content).toEqual([{ type: "text", text: "id\n1\n2" }]);
   });
 
   it("passes content helpers and full results through", async () => {

@@ -2,6 +2,7 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { describeZodError } from "../../errors/describe-zod-error.js";
 import type { Logger } from "../../logging/logger.js";
 import { toolError } from "../../results/tool-error.js";
+import type { TokenCounter } from "../../tokenizer/token-counter.js";
 import type { Invocation, Stage } from "../invocation.js";
 import type { ToolDefinition } from "../operation.js";
 import { Oversized, ResultPage } from "../outcomes.js";
@@ -9,26 +10,34 @@ import { shapeResult } from "../shape-result.js";
 import type { StageFactory } from "../stage-factory.js";
 import { failedCallResult } from "./failed-call.js";
 
+/** What the shape stage works with. */
+export interface ShapeStageDeps {
+  readonly logger: Logger;
+  /** Counts tokens to choose between a table and JSON for a tool's text. */
+  readonly counter: TokenCounter;
+}
+
 /**
  * Shapes the handler's value into the protocol result of its kind. For tools, a thrown
  * error becomes an `isError` result carrying only its message (the stack goes to the
  * server's log, never to the client), and a declared `outputSchema` is enforced.
  */
-export function shapeStage(logger: Logger): StageFactory {
+export function shapeStage(deps: ShapeStageDeps): StageFactory {
+  const { counter } = deps;
   return {
     name: "shape",
     create(definition) {
-      if (definition.kind === "tool") return toolShaper(definition, logger);
-      return async (invocation, next) => shapeResult(invocation, servable(invocation, await next()));
+      if (definition.kind === "tool") return toolShaper(definition, deps);
+      return async (invocation, next) => shapeResult(invocation, servable(invocation, await next()), counter);
     },
   };
 }
 
-function toolShaper(definition: ToolDefinition, logger: Logger): Stage {
+function toolShaper(definition: ToolDefinition, { logger, counter }: ShapeStageDeps): Stage {
   return async (invocation, next) => {
     let result: CallToolResult;
     try {
-      result = shapeResult(invocation, servable(invocation, await next())) as CallToolResult;
+      result = (await shapeResult(invocation, servable(invocation, await next()), counter)) as CallToolResult;
     } catch (error) {
       return failedCallResult(definition, error, logger);
     }

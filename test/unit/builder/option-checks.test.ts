@@ -379,13 +379,13 @@ describe("start-up checks of @Paginated", () => {
       "an unknown option",
       "id",
       { limt: 10 },
-      "Svc.list: @Paginated has an unknown option `limt`. Fix: use only `limit`, `maxLimit`, `order`, `fields`, `defaultFields`, `stream`, `as`, `link` or `adaptive`.",
+      "Svc.list: @Paginated has an unknown option `limt`. Fix: use only `limit`, `maxLimit`, `order`, `fields`, `defaultFields`, `stream`, `as`, `link`, `adaptive`, `text` or `line`.",
     ],
     [
       "unknown options",
       "id",
       { limt: 10, ordr: "asc" },
-      "Svc.list: @Paginated has unknown options `limt` and `ordr`. Fix: use only `limit`, `maxLimit`, `order`, `fields`, `defaultFields`, `stream`, `as`, `link` or `adaptive`.",
+      "Svc.list: @Paginated has unknown options `limt` and `ordr`. Fix: use only `limit`, `maxLimit`, `order`, `fields`, `defaultFields`, `stream`, `as`, `link`, `adaptive`, `text` or `line`.",
     ],
   ])("refuses %s", async (_, key, options, message) => {
     expect(await startupMessage([toolWith(Paginated(never(key), never(options)))])).toBe(message);
@@ -399,7 +399,7 @@ describe("start-up checks of @Paginated", () => {
       logs() {}
     }
     expect(await startupMessage([Logs])).toBe(
-      "Logs.logs: @Paginated has an unknown option `limt`. Fix: use only `limit`, `maxLimit`, `order`, `fields`, `defaultFields`, `stream`, `as`, `link` or `adaptive`.",
+      "Logs.logs: @Paginated has an unknown option `limt`. Fix: use only `limit`, `maxLimit`, `order`, `fields`, `defaultFields`, `stream`, `as`, `link`, `adaptive`, `text` or `line`.",
     );
   });
 });
@@ -468,7 +468,7 @@ describe("start-up checks of @Tool, @Resource and @Prompt options", () => {
       @Tool(never<ToolOptions>({ descripton: "Lists things" })) list() {}
     }
     expect(await startupMessage([Svc])).toBe(
-      "Svc.list: @Tool has an unknown option `descripton`. Fix: use only `name`, `title`, `description`, `input`, `output`, `inputJsonSchema`, `annotations`, `visibility` or `meta`.",
+      "Svc.list: @Tool has an unknown option `descripton`. Fix: use only `name`, `title`, `description`, `input`, `output`, `inputJsonSchema`, `annotations`, `visibility`, `meta` or `text`.",
     );
   });
 
@@ -478,7 +478,7 @@ describe("start-up checks of @Tool, @Resource and @Prompt options", () => {
       @Tool(never<ToolOptions>("list")) list() {}
     }
     expect(await startupMessage([Svc])).toBe(
-      'Svc.list: @Tool options must be an object, not "list". Fix: pass { name, title, description, input, output, inputJsonSchema, annotations, visibility, meta }.',
+      'Svc.list: @Tool options must be an object, not "list". Fix: pass { name, title, description, input, output, inputJsonSchema, annotations, visibility, meta, text }.',
     );
   });
 

@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { BpeTokenCounter, breakLongRuns } from "../../../src/tokenizer/bpe-token-counter.js";
 
@@ -62,6 +63,26 @@ describe("long runs of letters or punctuation", () => {
     );
     const broken = breakLongRuns("x".repeat(600));
     expect(broken.split(" ").map((piece) => piece.length)).toEqual([256, 256, 88]);
+  });
+
+  it("break exactly where the regular expression says, in one linear pass (seeded)", () => {
+    const pieces = ["a", " ", "\t", "\n", "\u00a0", "\u2003", "\ufeff", "{", '"', "é", "🎉"];
+    const slow = (text: string) => text.replace(/\S{256}(?=\S)/g, "$& ");
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.constantFrom(...pieces), fc.integer({ min: 1, max: 300 })), { maxLength: 12 }),
+        (parts) => {
+          const text = parts.map(([piece, times]) => piece.repeat(times)).join("");
+          expect(breakLongRuns(text)).toBe(slow(text));
+        },
+      ),
+      { seed: 256, numRuns: 500 },
+    );
+    // 3 KB of JSON, whose runs of non-space characters are long, is scanned once.
+    const json = JSON.stringify(
+      Array.from({ length: 40 }, (_, id) => ({ id, title: "a title", at: "2026-01-01" })),
+    );
+    expect(breakLongRuns(json)).toBe(json);
   });
 
   it("count a run as its pieces: never fewer tokens than the pieces have, and a few more a piece at most", async () => {
