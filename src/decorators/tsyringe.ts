@@ -3,10 +3,10 @@
 // files it re-exports), which took 25–50 ms of start-up; `require` gives the very same
 // module (one copy, one global container) without the scan.
 import "reflect-metadata"; // first: tsyringe refuses to load without the Reflect polyfill
-import { createRequire } from "node:module";
 import type * as Tsyringe from "tsyringe";
+import { requirePackage } from "../common/require-package.js";
 
-const tsyringe = createRequire(import.meta.url)("tsyringe") as typeof Tsyringe;
+const tsyringe = requirePackage("tsyringe") as typeof Tsyringe;
 
 /** tsyringe's global container; each app builds its providers in a child of it. */
 export const container = tsyringe.container;

@@ -173,7 +173,7 @@ export const McpFactory = {
       resourceHandle: (owner, operation) => resourceHandle(ephemeral, owner, operation),
     };
     return protocol2026
-      ? new protocol2026.McpApp2026(options, runtime, appContainer, protocol2026.sdk)
+      ? new protocol2026.McpApp2026(options, runtime, appContainer)
       : new McpApp(options, runtime, appContainer);
   },
 };
@@ -195,7 +195,8 @@ async function loadProtocol2026(protocol: unknown) {
     import("../protocol/registrar-2026/v2-sdk.js"),
     import("./app-2026.js"),
   ]);
-  return { sdk: await loadV2Sdk(), McpApp2026 };
+  await loadV2Sdk();
+  return { McpApp2026 };
 }
 
 function resolveServices(appContainer: AppContainer, services: readonly Function[]): ResolvedService[] {
