@@ -15,10 +15,12 @@ const [serverFile = "dist/server.js", scenario = "notes"] = process.argv.slice(2
 async function checkNotes(client: Client): Promise<string> {
   strictEqual(client.getServerVersion()?.name, "tarball-notes");
   const { tools } = await client.listTools();
-  deepStrictEqual(
-    tools.map((tool) => tool.name),
-    ["add_note"],
-  );
+  deepStrictEqual(tools.map((tool) => tool.name).sort(), [
+    "add_note",
+    "export_notes",
+    "read_resource",
+    "search_resource",
+  ]);
 
   const added = await client.callTool({
     name: "add_note",
@@ -38,7 +40,23 @@ async function checkNotes(client: Client): Promise<string> {
     title: "Hello World",
     body: "Hi",
   });
-  return "called add_note, read notes://hello-world";
+
+  // An ephemeral resource, searched with a regular expression (RE2, loaded from its package).
+  const exported = await client.callTool({ name: "export_notes", arguments: {} });
+  const link = (exported.content as Array<{ type: string; uri?: string }>).find(
+    (c) => c.type === "resource_link",
+  );
+  ok(link?.uri, `export_notes returned no resource link: ${JSON.stringify(exported.content)}`);
+  const found = await client.callTool({
+    name: "search_resource",
+    arguments: { uri: link.uri, pattern: "Hel+o W", regex: true },
+  });
+  ok(!found.isError, `search_resource failed: ${JSON.stringify(found.content)}`);
+  ok(
+    JSON.stringify(found.structuredContent ?? found.content).includes("Hello World"),
+    "the regex search found nothing",
+  );
+  return "called add_note, read notes://hello-world, searched an ephemeral resource with RE2";
 }
 
 async function checkQuickstart(client: Client): Promise<string> {
