@@ -16,7 +16,7 @@ import {
 import { answersProblem } from "../protocol/registrar-2026/screen-answers.js";
 import { stdioFront } from "../protocol/registrar-2026/stdio-front.js";
 import { createV2ServerFactory } from "../protocol/registrar-2026/v2-registrar.js";
-import { loadedV2Sdk, type V2Sdk } from "../protocol/registrar-2026/v2-sdk.js";
+import { loadedV2Sdk, loadV2Sdk, type V2Sdk } from "../protocol/registrar-2026/v2-sdk.js";
 import type { V2Transport } from "../protocol/registrar-2026/v2-transport.js";
 import { type Session, sessionServes } from "../protocol/session.js";
 import { CLOCK } from "../tokens.js";
@@ -27,7 +27,19 @@ import { StdioTransport } from "../transports/stdio-transport.js";
 import type { AppContainer } from "./app-container.js";
 import { DEFAULT_INPUT_LIMITS, type McpAppOptions } from "./app-options.js";
 import { type AppStats, McpApp } from "./mcp-app.js";
+
 import { settledWithin } from "./settled-within.js";
+
+/**
+ * Loads the SDK v2 packages (`loadV2Sdk`), which `McpApp2026` needs built. The factory imports
+ * this module on demand and loads them through it: one dynamic import (a module imported both
+ * statically and dynamically is a bundler warning), and a declaration naming no v2 type.
+ *
+ * @internal
+ */
+export async function loadSdk2026(): Promise<void> {
+  await loadV2Sdk();
+}
 
 /**
  * An app made with `protocol: "2026-07-28"`: it serves the 2026-07-28 revision through the

@@ -191,11 +191,8 @@ async function loadProtocol2026(protocol: unknown) {
       'use protocol: "2026-07-28", or leave it out to serve MCP up to 2025-11-25',
     );
   }
-  const [{ loadV2Sdk }, { McpApp2026 }] = await Promise.all([
-    import("../protocol/registrar-2026/v2-sdk.js"),
-    import("./app-2026.js"),
-  ]);
-  await loadV2Sdk();
+  const { McpApp2026, loadSdk2026 } = await import("./app-2026.js");
+  await loadSdk2026();
   return { McpApp2026 };
 }
 
