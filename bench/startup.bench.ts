@@ -13,14 +13,17 @@
  * pipe until the server reads it), then `notifications/initialized` and `tools/list` when
  * the initialize result arrives, as a client does; the time to the `tools/list` answer is
  * the cold start. Then SIGUSR2 for the RSS, one `tools/call` of the server's first tool
- * (for the budget server, the budgeted one: it is the call that needs the tokenizer), and
- * the RSS again; then the process is killed.
+ * (for the budget server, the budgeted one: it is the call that needs the tokenizer), the
+ * RSS again, and once more a second later (what loads in the background after the answer
+ * shows there); then the process is killed.
  *
  * Method: one untimed run of each server (warming the page cache), then `--runs` rounds
  * (default 15); in each round one run per server, one at a time, in an order that rotates
  * from round to round, so drift hits every server alike. Reported: medians over rounds, and
  * ratios to bare as the median of per-round ratios. Goals: quickstart / bare ≤ 1.3,
- * budget / bare ≤ 1.5 (time to `tools/list`); RSS after `tools/list` ≤ 1.3 × bare.
+ * budget / bare ≤ 1.5 (time to `tools/list`); RSS after the first `tools/call` answer (for the
+ * budget server, the first budgeted answer, tokenizer loaded) ≤ 1.3 × bare for the quick start
+ * and ≤ 1.4 × bare for the budget server, and the same a second later.
  * Raw figures go to bench/results/startup.json.
  *
  * `--compare <label>=<dir>` adds the quickstart and budget servers of another checkout,
@@ -53,6 +56,8 @@ interface Server {
   /** The tool called once after `tools/list`. */
   readonly call: { name: string; arguments: Record<string, unknown> };
   readonly goal?: number;
+  /** Goal of the RSS after the first call's answer, to bare's. */
+  readonly rssGoal?: number;
 }
 
 const here = (file: string) => fileURLToPath(new URL(`./startup/${file}`, import.meta.url));
@@ -89,6 +94,7 @@ const SERVERS: readonly Server[] = [
     file: here("quickstart-server.js"),
     call: { name: "list_notes", arguments: {} },
     goal: 1.3,
+    rssGoal: 1.3,
   },
   {
     name: "budget",
@@ -96,6 +102,7 @@ const SERVERS: readonly Server[] = [
     file: here("budget-server.js"),
     call: { name: "rows", arguments: {} },
     goal: 1.5,
+    rssGoal: 1.4,
   },
   ...compared.flatMap((spec): Server[] => {
     const [label, dir] = spec.split("=", 2);
@@ -117,7 +124,8 @@ const SERVERS: readonly Server[] = [
     ];
   }),
 ];
-const RSS_GOAL = 1.3;
+/** How long after the first call's answer the RSS is read again. */
+const SETTLE_MS = 1000;
 
 interface Run {
   /** Spawn to the `tools/list` answer. */
@@ -128,6 +136,8 @@ interface Run {
   callMs: number;
   /** RSS right after that answer. */
   rssAfterCall: number;
+  /** RSS `SETTLE_MS` after that answer. */
+  rssSettled: number;
 }
 
 type Message = { id?: number; result?: unknown; error?: { message: string } };
@@ -238,7 +248,9 @@ async function runOnce(server: Server): Promise<Run> {
     if (called.isError)
       throw new Error(`${server.name}: ${server.call.name} failed: ${JSON.stringify(called)}`);
     const rssAfterCall = await peer.rss();
-    return { listMs, rssAfterList, callMs, rssAfterCall };
+    await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
+    const rssSettled = await peer.rss();
+    return { listMs, rssAfterList, callMs, rssAfterCall, rssSettled };
   } finally {
     await peer.kill();
   }
@@ -268,7 +280,7 @@ const summary = (values: readonly number[], digits: number) => ({
   p25: Number(quantile(values, 0.25).toFixed(digits)),
   p75: Number(quantile(values, 0.75).toFixed(digits)),
 });
-const fields = ["listMs", "rssAfterList", "callMs", "rssAfterCall"] as const;
+const fields = ["listMs", "rssAfterList", "callMs", "rssAfterCall", "rssSettled"] as const;
 const perServer = Object.fromEntries(
   SERVERS.map((server) => [
     server.name,
@@ -293,17 +305,19 @@ const perServer = Object.fromEntries(
 const verdict = (ratio: number, goal: number | undefined) =>
   goal === undefined ? "" : ratio <= goal ? `≤ ${goal}: met` : `≤ ${goal}: NOT met`;
 console.log(
-  "| server | to `tools/list` | ratio | goal | RSS after it | ratio | goal ≤ 1.3 | to first `tools/call` | ratio | RSS after it |",
+  "| server | to `tools/list` | ratio | goal | RSS after it | ratio | to first `tools/call` | ratio | RSS after it | ratio | 1 s later | ratio | RSS goal |",
 );
-console.log("| --- | ---: | ---: | --- | ---: | ---: | --- | ---: | ---: | ---: |");
+console.log("| --- | ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |");
 for (const server of SERVERS) {
   const s = perServer[server.name];
   if (!s) continue;
-  const bare = server.name === "bare";
+  const worst = Math.max(s.rssAfterCall.toBare.median, s.rssSettled.toBare.median);
   console.log(
     `| ${server.label} | ${s.listMs.median.toFixed(0)} ms | ${s.listMs.toBare.median.toFixed(2)} | ${verdict(s.listMs.toBare.median, server.goal)} ` +
-      `| ${s.rssAfterList.median.toFixed(1)} MiB | ${s.rssAfterList.toBare.median.toFixed(2)} | ${bare ? "" : verdict(s.rssAfterList.toBare.median, RSS_GOAL).replace(`≤ ${RSS_GOAL}: `, "")} ` +
-      `| ${s.callMs.median.toFixed(0)} ms | ${s.callMs.toBare.median.toFixed(2)} | ${s.rssAfterCall.median.toFixed(1)} MiB |`,
+      `| ${s.rssAfterList.median.toFixed(1)} MiB | ${s.rssAfterList.toBare.median.toFixed(2)} ` +
+      `| ${s.callMs.median.toFixed(0)} ms | ${s.callMs.toBare.median.toFixed(2)} ` +
+      `| ${s.rssAfterCall.median.toFixed(1)} MiB | ${s.rssAfterCall.toBare.median.toFixed(2)} ` +
+      `| ${s.rssSettled.median.toFixed(1)} MiB | ${s.rssSettled.toBare.median.toFixed(2)} | ${verdict(worst, server.rssGoal)} |`,
   );
 }
 const date = new Date().toISOString();
@@ -317,7 +331,11 @@ writeResults("startup", {
   date,
   machine: machine(),
   method: { runs: RUNS, seconds },
-  goals: { quickstartToBare: 1.3, budgetToBare: 1.5, rssToBare: RSS_GOAL },
+  goals: {
+    quickstartToBare: 1.3,
+    budgetToBare: 1.5,
+    rssAfterFirstAnswerToBare: { quickstart: 1.3, budget: 1.4 },
+  },
   servers: perServer,
   raw: Object.fromEntries(runs),
 });

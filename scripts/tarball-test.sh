@@ -1,23 +1,36 @@
 #!/usr/bin/env bash
 # Packed-tarball test: installs frugal-mcp the way a user does, from the tarball `npm publish`
-# would upload, into two fresh projects (ESM and CommonJS), compiles the README-style app in
-# test/tarball/ with `tsc` (strict, exactOptionalPropertyTypes, experimentalDecorators,
-# emitDecoratorMetadata), spawns the compiled stdio server from an SDK client, and checks the
-# answers. It also checks what the user's install brings: no native addon and none of the
-# packages only the examples and tests use.
+# would upload, into two fresh projects (ESM and CommonJS), and in each:
+#   - compiles with `tsc` (strict, exactOptionalPropertyTypes, experimentalDecorators,
+#     emitDecoratorMetadata, `skipLibCheck: false`, so every published declaration file the
+#     imports reach is checked) the README-style app in test/tarball/ and the README's quick
+#     start, copied from README.md as it is written;
+#   - checks that none of the optional peer dependencies is installed (or reachable), so the
+#     compile above proves the published types need none of them;
+#   - spawns the compiled servers (the app and the quick start) from an SDK client over stdio
+#     and checks the answers;
+#   - bundles the compiled app with esbuild and with rolldown, as a user would without any
+#     flag but the format (ESM project: esbuild `--format=esm`, rolldown's default; CommonJS
+#     project: esbuild's default, rolldown `-f cjs`), and runs each bundle the same way.
+# It also checks what the user's install brings: no native addon and none of the packages only
+# the examples and tests use.
 #
 #   npm run test:tarball                  # packs (prepack: clean dist/, tsc, rolldown), then tests on this `node`
 #   TARBALL=path/to.tgz bash scripts/tarball-test.sh   # tests a given tarball (scripts/node-versions.sh)
 #   TARBALL_LINT=0 …                      # skips publint and attw on the tarball
 #
-# Work files go to .tmp/tarball-test/<node major>/; the tarball to .tmp/tarball/.
+# The projects live outside the repository (TARBALL_WORK, default $TMPDIR/frugal-mcp-tarball-test,
+# one folder per Node major): below it, Node and tsc would find the repository's own
+# node_modules, which holds the optional peers, and the check would prove nothing. The
+# tarball goes to .tmp/tarball/.
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
 root="$PWD"
 started=$SECONDS
 major="$(node -p 'process.versions.node.split(".")[0]')"
-work="$root/.tmp/tarball-test/node$major"
+work="${TARBALL_WORK:-${TMPDIR:-/tmp}/frugal-mcp-tarball-test}/node$major"
+case "$work/" in "$root"/*) echo "TARBALL_WORK must be outside the repository ($root)" >&2; exit 2 ;; esac
 echo "› tarball test on Node $(node --version), npm $(npm --version)"
 
 # Versions the fixture uses: the repo's own, wherever the repo lists them.
@@ -33,6 +46,14 @@ version_of() {
 typescript_version="$(version_of typescript)"
 types_node_version="$(version_of @types/node)"
 sdk_version="$(version_of @modelcontextprotocol/sdk)"
+rolldown_version="$(version_of rolldown)"
+# esbuild is no dependency of the repository: the version users bundle with, pinned here.
+esbuild_version="0.28.2"
+# The optional peer dependencies (package.json peerDependenciesMeta): none may be installed.
+optional_peers="$(node -p '
+  const meta = require(process.argv[1]).peerDependenciesMeta ?? {};
+  Object.keys(meta).filter((name) => meta[name].optional).join(" ")
+' "$root/package.json")"
 
 # --- the tarball -------------------------------------------------------------------------
 if [ -n "${TARBALL:-}" ]; then
@@ -78,6 +99,7 @@ tsconfig='{
     "exactOptionalPropertyTypes": true,
     "experimentalDecorators": true,
     "emitDecoratorMetadata": true,
+    "skipLibCheck": false,
     "types": ["node"],
     "rootDir": "src",
     "outDir": "dist"
@@ -120,6 +142,53 @@ check_source_maps() {
   [ -z "$missing" ] || fail "$kind: source maps name sources the package does not ship: $missing"
 }
 
+# Fails when an optional peer dependency can be resolved from the project: the compile would
+# then not prove that the published types need none of them.
+check_no_optional_peers() {
+  local kind="$1" name found
+  for name in $optional_peers; do
+    found="$(node -e '
+      const { existsSync } = require("node:fs");
+      const { dirname, join } = require("node:path");
+      for (let dir = process.cwd(); ; dir = dirname(dir)) {
+        const candidate = join(dir, "node_modules", process.argv[1]);
+        if (existsSync(candidate)) { console.log(candidate); break; }
+        if (dirname(dir) === dir) break;
+      }
+    ' "$name")"
+    [ -z "$found" ] || fail "$kind: the optional peer $name is installed ($found): the compile proves nothing"
+  done
+}
+
+# The README's quick start, as it is written: the first TypeScript block under "## Quick start".
+copy_quickstart() {
+  node -e '
+    const readme = require("node:fs").readFileSync(process.argv[1], "utf8");
+    const section = readme.slice(readme.indexOf("\n## Quick start"));
+    const block = /\n```ts\n([\s\S]*?)\n```/.exec(section);
+    if (!block) { console.error("README.md: no ```ts block under ## Quick start"); process.exit(1); }
+    process.stdout.write(`${block[1]}\n`);
+  ' "$root/README.md" >"$1"
+}
+
+# Bundles dist/server.js with a bundler and runs the bundle with the stdio client.
+# Usage: bundle_and_run <kind> <label> <bundle entry> <command…>
+bundle_and_run() {
+  local kind="$1" label="$2" entry="$3"
+  shift 3
+  local log="$work/$kind-$label.log"
+  if ! "$@" >"$log" 2>&1; then
+    cat "$log" >&2
+    fail "$kind: $label bundle failed: $*"
+    return
+  fi
+  local warnings
+  warnings="$(grep -ciE 'warn|\[[A-Z_]+\]' "$log" || true)"
+  echo "  $kind: $label bundle $(du -k "$entry" | cut -f1) KiB${warnings:+, $warnings warning lines (log: $log)}"
+  grep -q "McpFactory" "$entry" || fail "$kind: the $label bundle does not hold frugal-mcp's code"
+  node dist/client.js "$entry" || fail "$kind: the $label bundle's answers failed"
+}
+
 # Number of packages and size of node_modules.
 measure() {
   local packages size
@@ -138,6 +207,7 @@ run_project() {
     >package.json
   printf '%s\n' "$tsconfig" >tsconfig.json
   cp "$root"/test/tarball/*.ts src/
+  copy_quickstart src/quickstart.ts
 
   # The README's install, exactly (the tarball in place of the registry's frugal-mcp).
   local t0=$SECONDS
@@ -145,13 +215,18 @@ run_project() {
   echo "  $kind: \`npm install <tarball> reflect-metadata zod@4\`: $((SECONDS - t0)) s, $(measure)"
   check_install "$kind"
   check_source_maps "$kind"
+  check_no_optional_peers "$kind"
   # The test's own tools: the compiler and the SDK for the client.
   npm install --no-audit --no-fund --loglevel=error --save-dev \
     "typescript@$typescript_version" "@types/node@$types_node_version" \
-    "@modelcontextprotocol/sdk@$sdk_version" >/dev/null
+    "@modelcontextprotocol/sdk@$sdk_version" "esbuild@$esbuild_version" "rolldown@$rolldown_version" >/dev/null
+  check_no_optional_peers "$kind"
 
-  if ! npx tsc -p tsconfig.json; then
-    fail "$kind: tsc (strict, exactOptionalPropertyTypes) failed"
+  # A type error is a failure; tsc still writes the JavaScript, so the checks below still run.
+  npx tsc -p tsconfig.json ||
+    fail "$kind: tsc (strict, exactOptionalPropertyTypes, skipLibCheck: false) failed on test/tarball/*.ts or the README quick start (src/quickstart.ts)"
+  if [ ! -f dist/server.js ]; then
+    fail "$kind: tsc wrote no dist/server.js"
     cd "$root"
     return
   fi
@@ -162,6 +237,20 @@ run_project() {
   NOTES_CURSOR_SECRET=tarball-test-cursor-secret-0123456789 FRUGAL_LOG_LEVEL=warn node dist/in-process.js \
     || fail "$kind: frugal-mcp/testing or frugal-mcp/s3 failed"
   node dist/client.js || fail "$kind: the stdio client's checks failed"
+  node dist/client.js dist/quickstart.js quickstart || fail "$kind: the README quick start's answers failed"
+
+  # Bundles of the compiled app, as a user makes them: no flag but the output format.
+  if [ "$type" = module ]; then
+    bundle_and_run "$kind" esbuild bundle/esbuild/server.js \
+      npx esbuild dist/server.js --bundle --platform=node --format=esm --outfile=bundle/esbuild/server.js
+    bundle_and_run "$kind" rolldown bundle/rolldown/server.js \
+      npx rolldown dist/server.js --platform node --dir bundle/rolldown
+  else
+    bundle_and_run "$kind" esbuild bundle/esbuild/server.js \
+      npx esbuild dist/server.js --bundle --platform=node --outfile=bundle/esbuild/server.js
+    bundle_and_run "$kind" rolldown bundle/rolldown/server.js \
+      npx rolldown dist/server.js --platform node --format cjs --dir bundle/rolldown
+  fi
   cd "$root"
 }
 

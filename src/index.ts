@@ -127,6 +127,7 @@ export type {
   StableKeyValue,
   ToolContext,
 } from "./pipeline/tool-context.js";
+export type { V2Transport } from "./protocol/registrar-2026/v2-transport.js";
 export type { RedisClient, RedisClusterNode, RedisConnectionOptions } from "./redis/redis-connection.js";
 export { audio, type ContentBlock, embeddedResource, image, resourceLink, text } from "./results/content.js";
 export type { JsonObject, JsonValue } from "./results/json-value.js";

@@ -21,7 +21,7 @@ const { url } = await app.listen({
 });
 process.stderr.write(
   [
-    `without a token every request is refused (401): npx @modelcontextprotocol/inspector --cli ${url} --transport http --method tools/list`,
+    `without a token every request is refused (401): npx -y @modelcontextprotocol/inspector@2 --cli ${url} --transport http --method tools/list`,
     `with one (2026-07-28, raw): curl -s ${url} -H 'content-type: application/json' -H 'accept: application/json, text/event-stream' -H 'mcp-protocol-version: 2026-07-28' -H 'mcp-method: tools/call' -H 'mcp-name: whoami' -H 'authorization: Bearer demo-alice' -d '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"whoami","arguments":{},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"curl","version":"1"},"io.modelcontextprotocol/clientCapabilities":{}}}}'`,
     "",
   ].join("\n"),

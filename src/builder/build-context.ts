@@ -58,11 +58,11 @@ export function bindHandler(item: MemberToBuild, property: string) {
 /** A decorator's zod option as an object schema, or a start-up error saying what is wrong. */
 export function objectSchemaOf(item: MemberToBuild, option: string, schema: InputSchema | undefined) {
   const result = toObjectSchema(schema);
-  if (typeof result === "string") {
+  if (result !== undefined && "problem" in result) {
     throw new FrugalConfigError(
       describeMember(item),
-      `\`${option}\` is invalid: ${result}`,
-      `pass a zod shape such as \`{ site: z.string() }\` or \`z.object({ … })\``,
+      `\`${option}\` is invalid: ${result.problem}`,
+      result.fix,
     );
   }
   return result;

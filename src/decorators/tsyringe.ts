@@ -3,10 +3,11 @@
 // files it re-exports), which took 25–50 ms of start-up; `require` gives the very same
 // module (one copy, one global container) without the scan.
 import "reflect-metadata"; // first: tsyringe refuses to load without the Reflect polyfill
-import { createRequire } from "node:module";
 import type * as Tsyringe from "tsyringe";
+import type { InjectionToken } from "tsyringe";
+import { requirePackage } from "../common/require-package.js";
 
-const tsyringe = createRequire(import.meta.url)("tsyringe") as typeof Tsyringe;
+const tsyringe = requirePackage("tsyringe") as typeof Tsyringe;
 
 /** tsyringe's global container; each app builds its providers in a child of it. */
 export const container = tsyringe.container;
@@ -26,11 +27,19 @@ export const inject = tsyringe.inject;
 /**
  * Class decorator (tsyringe's `injectable`, exported as `Injectable`): lets the container
  * build the class, reading its constructor's parameter types from decorator metadata.
+ * Abstract classes take it too: an abstract base records the parameter types its subclasses
+ * inherit. (tsyringe's own signature takes concrete classes only: TS1238 on an abstract one.)
  *
  * @example
  * ```ts
  * @Injectable()
  * class ArticlesRepo { constructor(private readonly db: Database) {} }
+ *
+ * @Injectable()
+ * abstract class LogSource { constructor(protected readonly clock: SystemClock) {} }
  * ```
  */
-export const injectable = tsyringe.injectable;
+export function injectable<T>(options?: { token?: InjectionToken<T> | InjectionToken<T>[] }): ClassDecorator {
+  const decorate = tsyringe.injectable<T>(options);
+  return (target) => decorate(target as unknown as Parameters<typeof decorate>[0]);
+}

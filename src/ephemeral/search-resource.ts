@@ -1,4 +1,5 @@
 import type { RE2 } from "re2-wasm";
+import { requirePackage } from "../common/require-package.js";
 import type { StoredResourceMeta } from "../storage/storage.js";
 import { type StoredContent, walkEntries } from "./entry-reader.js";
 
@@ -135,15 +136,19 @@ function yieldToEventLoop(): Promise<void> {
 
 let re2: Promise<typeof RE2> | undefined;
 
-/** RE2, loaded on the first regular-expression search (importing it costs about 20–40 ms of start-up). */
+/**
+ * RE2, loaded on the first regular-expression search (importing it costs about 20–40 ms of
+ * start-up). By `require`, not `import()`: a bundler follows an `import()` and copies re2-wasm
+ * into the user's bundle, where it no longer finds its `.wasm` file (it looks beside itself);
+ * required, it stays in node_modules, whole.
+ */
 function loadRe2(): Promise<typeof RE2> {
-  re2 ??= import("re2-wasm").then(
-    (module) => module.RE2,
-    (error: unknown) => {
+  re2 ??= Promise.resolve()
+    .then(() => (requirePackage("re2-wasm") as typeof import("re2-wasm")).RE2)
+    .catch((error: unknown) => {
       re2 = undefined;
       throw error;
-    },
-  );
+    });
   return re2;
 }
 

@@ -1,11 +1,11 @@
-import { createRequire } from "node:module";
 import type { Cluster, ClusterOptions, Redis, RedisOptions } from "ioredis";
+import { requirePackage } from "../common/require-package.js";
 
 let ioredis: typeof import("ioredis") | undefined;
 
 /** ioredis, loaded on first use (see `createRedisClient`). */
 function loadIoredis(): typeof import("ioredis") {
-  ioredis ??= createRequire(import.meta.url)("ioredis") as typeof import("ioredis");
+  ioredis ??= requirePackage("ioredis") as typeof import("ioredis");
   return ioredis;
 }
 

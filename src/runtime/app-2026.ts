@@ -16,7 +16,8 @@ import {
 import { answersProblem } from "../protocol/registrar-2026/screen-answers.js";
 import { stdioFront } from "../protocol/registrar-2026/stdio-front.js";
 import { createV2ServerFactory } from "../protocol/registrar-2026/v2-registrar.js";
-import type { V2Sdk } from "../protocol/registrar-2026/v2-sdk.js";
+import { loadedV2Sdk, loadV2Sdk, type V2Sdk } from "../protocol/registrar-2026/v2-sdk.js";
+import type { V2Transport } from "../protocol/registrar-2026/v2-transport.js";
 import { type Session, sessionServes } from "../protocol/session.js";
 import { CLOCK } from "../tokens.js";
 import type { SecondEra } from "../transports/front-door.js";
@@ -26,7 +27,19 @@ import { StdioTransport } from "../transports/stdio-transport.js";
 import type { AppContainer } from "./app-container.js";
 import { DEFAULT_INPUT_LIMITS, type McpAppOptions } from "./app-options.js";
 import { type AppStats, McpApp } from "./mcp-app.js";
+
 import { settledWithin } from "./settled-within.js";
+
+/**
+ * Loads the SDK v2 packages (`loadV2Sdk`), which `McpApp2026` needs built. The factory imports
+ * this module on demand and loads them through it: one dynamic import (a module imported both
+ * statically and dynamically is a bundler warning), and a declaration naming no v2 type.
+ *
+ * @internal
+ */
+export async function loadSdk2026(): Promise<void> {
+  await loadV2Sdk();
+}
 
 /**
  * An app made with `protocol: "2026-07-28"`: it serves the 2026-07-28 revision through the
@@ -50,15 +63,18 @@ export class McpApp2026 extends McpApp {
   /** The servers of open 2026-07-28 stdio connections (one each, for the connection's life). */
   private readonly stdioServers = new Set<Server>();
   private readonly bus: ServerEventBus;
+  // Taken from the loaded module, not from a constructor parameter: a parameter's type would
+  // appear in the published declarations, and they must not name the optional v2 packages.
+  private readonly sdk: V2Sdk = loadedV2Sdk();
 
-  /** @internal Use `McpFactory.create(…, { protocol: "2026-07-28" })`. */
+  /** @internal Use `McpFactory.create(…, { protocol: "2026-07-28" })`, which loads the SDK v2 first. */
   constructor(
     private readonly settings: McpAppOptions,
     runtime: AppRuntime,
     appContainer: AppContainer,
-    private readonly sdk: V2Sdk,
   ) {
     super(settings, runtime, appContainer);
+    const sdk = this.sdk;
     const host = {
       get draining() {
         return app.draining;
@@ -96,7 +112,7 @@ export class McpApp2026 extends McpApp {
    * Serves one connection over an SDK v2 transport (stdio-like: the v2 `InMemoryTransport`,
    * a socket): the opening exchange decides its era, as `serveStdio` does.
    */
-  async connectAnyEra(transport: Transport): Promise<void> {
+  async connectAnyEra(transport: V2Transport): Promise<void> {
     if (this.draining) throw new Error("this app is closed; create a new one with McpFactory.create");
     // A 2026 connection's server lives as long as the connection: invalidations reach its
     // `subscriptions/listen` streams through it (serveStdio routes what it sends to them).
@@ -112,7 +128,9 @@ export class McpApp2026 extends McpApp {
       return server;
     };
     const handle = this.sdk.stdio.serveStdio(factory, {
-      transport: stdioFront(transport, this.listened, (message) => answersProblem(message, this.inputLimits)),
+      transport: stdioFront(transport as Transport, this.listened, (message) =>
+        answersProblem(message, this.inputLimits),
+      ),
       onerror: (error) => this.logger.warn("2026-07-28 stdio serving reported an error", error),
     });
     this.stoppers.push(() => handle.close());
@@ -123,7 +141,7 @@ export class McpApp2026 extends McpApp {
   override async listen(options: ListenOptions): Promise<{ url?: string }>;
   override async listen(options: ListenOptions): Promise<{ url?: string }> {
     if (options.transport === "stdio") {
-      await this.connectAnyEra(new StdioTransport(this.logger) as unknown as Transport);
+      await this.connectAnyEra(new StdioTransport(this.logger));
       return {};
     }
     return super.listen(options);

@@ -205,7 +205,7 @@ export const McpFactory = {
       resourceHandle: (owner, operation) => resourceHandle(ephemeral, owner, operation),
     };
     return protocol2026
-      ? new protocol2026.McpApp2026(options, runtime, appContainer, protocol2026.sdk)
+      ? new protocol2026.McpApp2026(options, runtime, appContainer)
       : new McpApp(options, runtime, appContainer);
   },
 };
@@ -223,11 +223,9 @@ async function loadProtocol2026(protocol: unknown) {
       'use protocol: "2026-07-28", or leave it out to serve MCP up to 2025-11-25',
     );
   }
-  const [{ loadV2Sdk }, { McpApp2026 }] = await Promise.all([
-    import("../protocol/registrar-2026/v2-sdk.js"),
-    import("./app-2026.js"),
-  ]);
-  return { sdk: await loadV2Sdk(), McpApp2026 };
+  const { McpApp2026, loadSdk2026 } = await import("./app-2026.js");
+  await loadSdk2026();
+  return { McpApp2026 };
 }
 
 function resolveServices(appContainer: AppContainer, services: readonly Function[]): ResolvedService[] {

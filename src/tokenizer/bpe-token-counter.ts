@@ -1,3 +1,4 @@
+import { CompactBpe } from "./compact-bpe.js";
 import type { TokenCount, TokenCounter } from "./token-counter.js";
 
 /** Encodings of gpt-tokenizer that `BpeTokenCounter` can load. */
@@ -9,19 +10,11 @@ export interface BpeTokenCounterOptions {
   encoding?: BpeEncoding;
 }
 
-type Encoder = {
-  encodeGenerator(text: string, options: object): Iterable<number[]>;
-  countTokens(text: string, options: object): number;
-  decode(tokens: Iterable<number>): string;
-};
-
-// User text is data: special-token strings such as <|endoftext|> are counted as plain text.
-const PLAIN_TEXT = { disallowedSpecial: new Set<string>() };
 // JSON averages 3–4 characters a token; start with a prefix comfortably longer than that.
 const CHARS_PER_TOKEN_GUESS = 8;
 // The last pre-token of a prefix may be split by the cut: allow a few tokens of slack.
 const CUT_SLACK = 64;
-// BPE merges within one pre-token cost time quadratic in its length in gpt-tokenizer (16,000
+// BPE merges within one pre-token cost time quadratic in its length (tiktoken's merge loop; 16,000
 // letters in a row: 0.1 s idle, seconds under load; 100,000: several seconds), and a
 // pre-token is any run of letters or of punctuation. Counting a run in pieces of this many
 // characters is linear, and overcounts such a run by a few tokens a piece (6 % on a run of
@@ -34,16 +27,17 @@ const MEMO_ENTRIES = 256;
 const MEMO_MAX_CHARS = 32 * 1024;
 
 /**
- * The default `TOKEN_COUNTER`: a real BPE tokenizer (gpt-tokenizer), loaded on first use
- * (importing o200k_base costs about 190 ms and 50 MB, so apps that count no tokens never
- * pay; an app that does starts loading it in the background once built).
+ * The default `TOKEN_COUNTER`: a real BPE tokenizer (gpt-tokenizer's vocabulary and
+ * pre-tokenizer, held compactly by `CompactBpe`: 8–15 MB), loaded on first use, so apps
+ * that count no tokens never pay; an app that does starts loading it in the background once
+ * built. User text is data: special-token strings such as `<|endoftext|>` count as plain text.
  *
  * A decision costs O(limit), not O(text): it counts a prefix of about `limit × 8`
  * characters, and only if that prefix is still under the limit does it look further
  * (quadrupling the prefix). BPE encodes pre-token chunks independently, so a prefix
  * over `limit + slack` proves the whole text is over `limit`. Stopping early, it reports
- * how many characters its tokens cover (`consumed`, worked out only when read: decoding
- * the tokens counted), so the whole can be extrapolated.
+ * how many characters its tokens cover (`consumed`: the pre-tokens counted), so the whole
+ * can be extrapolated.
  *
  * @example
  * ```ts
@@ -51,7 +45,7 @@ const MEMO_MAX_CHARS = 32 * 1024;
  * ```
  */
 export class BpeTokenCounter implements TokenCounter {
-  private encoder: Encoder | undefined;
+  private encoder: CompactBpe | undefined;
   private readonly memo = new Map<string, number>();
   private loading: Promise<void> | undefined;
   private readonly encoding: BpeEncoding;
@@ -60,18 +54,17 @@ export class BpeTokenCounter implements TokenCounter {
     this.encoding = options.encoding ?? "o200k_base";
   }
 
-  /** Imports the encoding's tables (once; a failed import is tried again on the next call). */
+  /** Reads the encoding's vocabulary (once; a failed read is tried again on the next call). */
   load(): Promise<void> {
-    this.loading ??= (async () => {
-      const module =
-        this.encoding === "cl100k_base"
-          ? await import("gpt-tokenizer/encoding/cl100k_base")
-          : await import("gpt-tokenizer/encoding/o200k_base");
-      this.encoder = module as unknown as Encoder;
-    })().catch((error: unknown) => {
-      this.loading = undefined;
-      throw error;
-    });
+    this.loading ??= CompactBpe.load(this.encoding).then(
+      (encoder) => {
+        this.encoder = encoder;
+      },
+      (error: unknown) => {
+        this.loading = undefined;
+        throw error;
+      },
+    );
     return this.loading;
   }
 
@@ -102,7 +95,7 @@ export class BpeTokenCounter implements TokenCounter {
     const memoable = text.length <= MEMO_MAX_CHARS;
     const known = memoable ? this.memo.get(text) : undefined;
     if (known !== undefined) return known;
-    const tokens = (this.encoder as Encoder).countTokens(breakLongRuns(text), PLAIN_TEXT);
+    const tokens = (this.encoder as CompactBpe).count(breakLongRuns(text));
     if (memoable) {
       if (this.memo.size >= MEMO_ENTRIES) this.memo.delete(this.memo.keys().next().value as string);
       this.memo.set(text, tokens);
@@ -110,26 +103,16 @@ export class BpeTokenCounter implements TokenCounter {
     return tokens;
   }
 
-  /** Counts until `limit` is passed; then says (when asked) how many characters the tokens counted cover. */
+  /** Counts until `limit` is passed; then says how many characters the tokens counted cover. */
   private countUpTo(text: string, limit: number): TokenCount {
-    const encoder = this.encoder as Encoder;
-    const chunks: number[][] = [];
+    const encoder = this.encoder as CompactBpe;
     let tokens = 0;
-    for (const chunk of encoder.encodeGenerator(breakLongRuns(text), PLAIN_TEXT)) {
-      tokens += chunk.length;
-      chunks.push(chunk);
-      if (tokens > limit) {
-        let consumed: number | undefined;
-        return {
-          tokens,
-          exact: false,
-          // Chunks are whole pre-tokens, so their tokens decode to exactly the characters they cover.
-          get consumed() {
-            consumed ??= encoder.decode(concat(chunks)).length;
-            return consumed;
-          },
-        };
-      }
+    let consumed = 0;
+    for (const [piece] of encoder.pieces(breakLongRuns(text))) {
+      tokens += encoder.countPiece(piece);
+      consumed += piece.length;
+      // Pieces are whole pre-tokens, so their tokens cover exactly their characters.
+      if (tokens > limit) return { tokens, exact: false, consumed };
     }
     return { tokens, exact: true };
   }
@@ -159,13 +142,6 @@ function hasLongRun(text: string): boolean {
     else if (++run > MAX_RUN) return LONG_RUN.test(text);
   }
   return false;
-}
-
-/** The chunks' tokens in one array (a loop: `Array.prototype.flat` is ten times slower here). */
-function concat(chunks: readonly number[][]): number[] {
-  const ids: number[] = [];
-  for (const chunk of chunks) for (let i = 0; i < chunk.length; i++) ids.push(chunk[i]);
-  return ids;
 }
 
 /**

@@ -3,7 +3,7 @@
 // is written to compile under `strict` and `exactOptionalPropertyTypes` in both module
 // systems (no top-level await, no import.meta).
 import "reflect-metadata";
-import { Injectable, McpModule, McpService, Resource, Tool } from "frugal-mcp";
+import { Ephemeral, Injectable, McpModule, McpService, Resource, Tool } from "frugal-mcp";
 import { z } from "zod";
 
 export interface Note {
@@ -31,6 +31,10 @@ export class NotesStore {
   count(): number {
     return this.notes.size;
   }
+
+  all(): Note[] {
+    return [...this.notes.values()];
+  }
 }
 
 @McpService()
@@ -41,6 +45,14 @@ export class NotesService {
   addNote({ title, body }: { title: string; body: string }) {
     const note = this.store.add(title, body);
     return { id: note.id, uri: `notes://${note.id}`, count: this.store.count() };
+  }
+
+  // Stored as an ephemeral resource (the tokenizer, and RE2 for a regex search, in play: in a
+  // bundle they must load as they do from node_modules).
+  @Tool({ description: "Export every note" })
+  @Ephemeral({ when: "always", mimeType: "application/json" })
+  exportNotes() {
+    return this.store.all();
   }
 
   @Resource("notes://{id}", { mimeType: "application/json" })

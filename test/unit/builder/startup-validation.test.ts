@@ -1,6 +1,8 @@
 import { FrugalConfigError, McpFactory, McpModule, McpService, Prompt, Resource, Tool } from "frugal-mcp";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
+import { z as zMini } from "zod/mini";
+import { z as z3 } from "zod/v3";
 
 const create = (module: Function) => McpFactory.create(module, { name: "t", version: "1" });
 
@@ -114,6 +116,38 @@ describe("start-up validation", () => {
     @McpModule({ services: [B] })
     class M2 {}
     expect((await startupError(M2)).message).toContain('field "site" is not a zod type');
+  });
+
+  it("names a zod 3 schema (zod/v3) or a zod mini one as such, with the import that fixes it", async () => {
+    @McpService()
+    class FieldV3 {
+      @Tool({ input: { tag: z3.string() } as never }) bad() {}
+    }
+    @McpModule({ services: [FieldV3] })
+    class M1 {}
+    const field = (await startupError(M1)).message;
+    expect(field).toContain('`input` is invalid: field "tag" is a zod 3 schema (imported from "zod/v3"');
+    expect(field).toContain('Fix: import `z` from "zod" (not "zod/v3") with zod 4 installed');
+
+    @McpService()
+    class WholeV3 {
+      @Tool({ input: z3.object({ tag: z3.string() }) as never }) bad() {}
+    }
+    @McpModule({ services: [WholeV3] })
+    class M2 {}
+    expect((await startupError(M2)).message).toContain("`input` is invalid: the schema is a zod 3 schema");
+
+    @McpService()
+    class Mini {
+      @Prompt({ input: { topic: zMini.string() } as never }) bad() {
+        return "x";
+      }
+    }
+    @McpModule({ services: [Mini] })
+    class M3 {}
+    const mini = (await startupError(M3)).message;
+    expect(mini).toContain('field "topic" is a zod mini (or zod core) schema');
+    expect(mini).toContain('Fix: import `z` from "zod" (the classic API)');
   });
 
   it("refuses a service without @McpService and a module without @McpModule", async () => {
