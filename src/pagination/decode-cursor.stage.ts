@@ -37,6 +37,7 @@ function decoderFor(definition: OperationDefinition, cursors: CursorCodec, clock
       operation,
       canonicalInput: canonicalJson(rest),
       keySpec,
+      keyFields: spec.stableKey,
       principal: owner.startsWith("principal:") ? owner : null,
     };
     let opened: {

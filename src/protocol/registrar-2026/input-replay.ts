@@ -82,6 +82,7 @@ export function inputReplay(
         operation: `${request.method} ${String(params.name ?? params.uri ?? "")}`,
         canonicalInput: canonicalJson(params.arguments ?? {}),
         keySpec: "frugal/request-state",
+        keyFields: [],
         principal: auth ? (principalOwner(runtime.principalOf, auth) ?? null) : null,
       };
     };
