@@ -1,5 +1,6 @@
-import { createCipheriv, createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import type { Clock } from "../clock/clock.js";
+import { shiftText } from "./cursor-cipher.js";
 import { type Expiry, expiresAt, expiryAfter, nearestExpiries } from "./cursor-expiry.js";
 import {
   CURSOR_TEXT,
@@ -62,9 +63,11 @@ const ALTERED = "the cursor was altered, or belongs to another tool, other argum
  * `QIIJ3kB2lqw4pvLZ4a0E5000` continues after the key 5000.
  *
  * Encrypted cursors are SIV (RFC 5297's construction, with HMAC-SHA256 as its PRF): the MAC
- * of the packed values, a random nonce, the binding and the expiry is the AES-256-CTR IV of
- * the values, and is checked after decryption. A nonce makes each cursor unique (a request
- * state must be: it is completed once).
+ * of the binding, the expiry, a random nonce and the signed cursor's kind and body is the
+ * IV of an AES-256-CTR keystream that encrypts that kind and body character by character
+ * (`cursor-cipher.ts`), and is checked again after decryption. So an encrypted cursor is
+ * exactly 13 characters longer than the signed one (a 12-character nonce and its kind), and
+ * each one is unique (a request state must be: it is completed once).
  *
  * @example
  * ```ts
@@ -99,17 +102,18 @@ export class CursorCodec {
     const expiry = expiryAfter(this.options.clock.now(), this.options.ttlMs);
     const key = this.options.keyring.current;
     const digest = bindingDigest(binding);
+    const readable = extra.length === 0 && values.length === 1 ? readableBody(values[0] ?? null) : undefined;
+    const kind = readable?.kind ?? Kind.Packed;
+    const body = readable?.body ?? pack(values, extra).toString("base64url");
     if (this.options.encrypt) {
-      const plain = pack(values, extra);
       const header = writeHeader(Kind.Encrypted, this.currentHint, expiry);
       const nonce = randomBytes(NONCE_BYTES).toString("base64url");
-      const tag = mac(key.sign, digest, expiry, header + nonce, plain);
-      const ciphertext = ctr(key.encrypt, tag, plain).toString("base64url");
-      return this.checkedLength(`${header}${tag.toString("base64url")}${nonce}${ciphertext}`);
+      const plain = `${kind}${body}`;
+      const tag = mac(key.sign, digest, expiry, header + nonce + plain);
+      const hidden = shiftText(plain, key.encrypt, ivOf(tag), 1);
+      return this.checkedLength(`${header}${tag.toString("base64url")}${nonce}${hidden}`);
     }
-    const readable = extra.length === 0 && values.length === 1 ? readableBody(values[0] ?? null) : undefined;
-    const body = readable?.body ?? pack(values, extra).toString("base64url");
-    const header = writeHeader(readable?.kind ?? Kind.Packed, this.currentHint, expiry);
+    const header = writeHeader(kind, this.currentHint, expiry);
     const tag = mac(key.sign, digest, expiry, header + body);
     return this.checkedLength(`${header}${tag.toString("base64url")}${body}`);
   }
@@ -155,6 +159,7 @@ export class CursorCodec {
     if (tag?.length !== MAC_BYTES) throw new CursorError("the cursor is malformed");
     const now = clock.now();
     const opened = {
+      kind: header.kind,
       digest: bindingDigest(binding),
       tag,
       expiries: nearestExpiries(header.exponent, header.carried, now),
@@ -165,7 +170,7 @@ export class CursorCodec {
         : verifySigned(token, keys, opened);
     if (!verified) throw new CursorError(ALTERED);
     if (expiresAt(verified.expiry) <= now) throw new CursorError("the cursor has expired");
-    const { values, state } = readValues(header.kind, verified, binding.keyFields.length);
+    const { values, state } = readValues(verified.kind, verified.body, binding.keyFields.length);
     return {
       after: Object.fromEntries(binding.keyFields.map((field, i) => [field, values[i] ?? null])),
       state,
@@ -173,14 +178,15 @@ export class CursorCodec {
   }
 }
 
-/** A cursor's expiry and what holds its values: its body, or (encrypted) the decrypted bytes. */
+/** A cursor's expiry, and the kind and text of its body (decrypted, when it was encrypted). */
 interface Verified {
   readonly expiry: Expiry;
+  readonly kind: Kind;
   readonly body: string;
-  readonly plain?: Buffer;
 }
 
 interface Opened {
+  readonly kind: Kind;
   readonly digest: Buffer;
   readonly tag: Buffer;
   /** The expiries the header may stand for, most likely first. */
@@ -193,25 +199,26 @@ function verifySigned(token: string, keys: readonly CursorKey[], opened: Opened)
   const signed = token.slice(0, HEADER_LENGTH) + body;
   for (const key of keys) {
     for (const expiry of opened.expiries) {
-      if (timingSafeEqual(mac(key.sign, opened.digest, expiry, signed), opened.tag)) return { expiry, body };
+      if (timingSafeEqual(mac(key.sign, opened.digest, expiry, signed), opened.tag)) {
+        return { expiry, kind: opened.kind, body };
+      }
     }
   }
   return undefined;
 }
 
-/** The expiry and values of an encrypted cursor that one of `keys` made; undefined otherwise. */
+/** The expiry and decrypted body of an encrypted cursor that one of `keys` made; undefined otherwise. */
 function verifyEncrypted(token: string, keys: readonly CursorKey[], opened: Opened): Verified | undefined {
   const start = HEADER_LENGTH + MAC_LENGTH;
   const nonce = token.slice(start, start + NONCE_LENGTH);
-  // One spelling only: base64url ignores the low bits of a last character.
-  const ciphertext = fromBase64url(token.slice(start + NONCE_LENGTH));
-  if (nonce.length !== NONCE_LENGTH || !fromBase64url(nonce) || !ciphertext) return undefined;
+  const hidden = token.slice(start + NONCE_LENGTH);
+  if (nonce.length !== NONCE_LENGTH || !fromBase64url(nonce) || hidden === "") return undefined;
   const authenticated = token.slice(0, HEADER_LENGTH) + nonce;
   for (const key of keys) {
-    const plain = ctr(key.encrypt, opened.tag, ciphertext);
+    const plain = shiftText(hidden, key.encrypt, ivOf(opened.tag), -1);
     for (const expiry of opened.expiries) {
-      if (timingSafeEqual(mac(key.sign, opened.digest, expiry, authenticated, plain), opened.tag)) {
-        return { expiry, body: "", plain };
+      if (timingSafeEqual(mac(key.sign, opened.digest, expiry, authenticated + plain), opened.tag)) {
+        return { expiry, kind: Number(plain[0]), body: plain.slice(1) };
       }
     }
   }
@@ -219,14 +226,14 @@ function verifyEncrypted(token: string, keys: readonly CursorKey[], opened: Open
 }
 
 /** The values of a verified cursor: the MAC proves this server wrote them, so only a bug fails here. */
-function readValues(kind: Kind, verified: Verified, count: number) {
+function readValues(kind: Kind, body: string, count: number) {
   try {
-    if (verified.plain) return unpack(verified.plain, count);
     if (kind !== Kind.Packed) {
-      if (count !== 1) throw new RangeError("a readable body holds one value");
-      return { values: [readBody(kind, verified.body)], state: {} };
+      if (count !== 1 || !(kind in Kind) || kind === Kind.Encrypted)
+        throw new RangeError("not a readable body");
+      return { values: [readBody(kind, body)], state: {} };
     }
-    const bytes = fromBase64url(verified.body);
+    const bytes = fromBase64url(body);
     if (!bytes) throw new RangeError("not base64url");
     return unpack(bytes, count);
   } catch {
@@ -234,20 +241,19 @@ function readValues(kind: Kind, verified: Verified, count: number) {
   }
 }
 
-function mac(key: Buffer, digest: Buffer, expiry: Expiry, text: string, plain?: Buffer): Buffer {
-  const hmac = createHmac("sha256", key)
+function mac(key: Buffer, digest: Buffer, expiry: Expiry, text: string): Buffer {
+  return createHmac("sha256", key)
     .update(DOMAIN)
     .update(digest)
     .update(`${expiry.exponent}:${expiry.count}\0`)
-    .update(text);
-  if (plain) hmac.update("\0").update(plain);
-  return hmac.digest().subarray(0, MAC_BYTES);
+    .update(text)
+    .digest()
+    .subarray(0, MAC_BYTES);
 }
 
-/** AES-256-CTR from the IV `tag ‖ 0⁴` (encrypts and decrypts). */
-function ctr(key: Buffer, tag: Buffer, data: Buffer): Buffer {
-  const cipher = createCipheriv("aes-256-ctr", key, Buffer.concat([tag, Buffer.alloc(4)]));
-  return Buffer.concat([cipher.update(data), cipher.final()]);
+/** The keystream's IV: the MAC, then a 32-bit block counter from 0. */
+function ivOf(tag: Buffer): Buffer {
+  return Buffer.concat([tag, Buffer.alloc(4)]);
 }
 
 /** Everything a cursor is bound to, digested; it goes into the MAC and never into the text. */

@@ -11,8 +11,9 @@ import type { KeyValue } from "./cursor-values.js";
  *   (`int`), one bigint in decimal (`bigint`), one string as it is (`text`: letters, digits,
  *   `-`, `.` and `_`; any other character as `~` and the hex of its UTF-8 bytes), or
  *   anything else packed (`cursor-packing.ts`) in base64url (`packed`);
- * - encrypted: the MAC (16), a random nonce (12 characters, 72 bits), then the packed values,
- *   encrypted, in base64url.
+ * - encrypted: the MAC (16), a random nonce (12 characters, 72 bits), then the signed
+ *   cursor's kind (one digit) and body, encrypted character by character (`cursor-cipher.ts`):
+ *   13 characters more than the signed cursor, always.
  *
  * The format's first character is one of `Q`–`f`; a cursor of the format before it (a JSON
  * payload) starts with `AQ` or `Ag`.
