@@ -1,7 +1,7 @@
 /**
  * When a cursor expires, in 16 bits. The expiry is counted in units of 4^exponent ms, the
  * smallest unit that lets 2,048 units span the lifetime with a quarter to spare (1 ms for a
- * lifetime up to 1.6 s; 65.5 s for 24 hours, so a cursor lives between 23 h 58 min 55 s and
+ * lifetime up to 1.6 s; 65.5 s for 24 hours, so a cursor lives between 23 h 58 min 54.5 s and
  * 24 h). The cursor carries the exponent (4 bits) and the count modulo 4,096 (12 bits); a
  * reader takes the count nearest to its own clock. The whole count is in the MAC, so a
  * reader that guesses wrong, or a client that changes it, fails the MAC.
