@@ -8,6 +8,7 @@ const benches = [
   "overhead",
   "pagination",
   "adaptive",
+  "cursors",
   "cache",
   "budget",
   "ephemeral",

@@ -30,7 +30,7 @@ export type CursorSecret =
   | Uint8Array
   | ReadonlyArray<string | Uint8Array | { id: string; secret: string | Uint8Array }>;
 
-/** A derived key pair: one for HMAC signing, one for AES-GCM encryption. */
+/** A derived key pair: one for HMAC signing, one for AES encryption. */
 export interface CursorKey {
   readonly id: string;
   readonly sign: Buffer;

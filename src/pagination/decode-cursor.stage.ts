@@ -47,6 +47,7 @@ function decoderFor(
       operation,
       canonicalInput: canonicalJson(rest),
       keySpec,
+      keyFields: spec.stableKey,
       principal: owner.startsWith("principal:") ? owner : null,
     };
     const tail = spec.stream?.window === undefined ? undefined : tailKey(owner, operation, rest);

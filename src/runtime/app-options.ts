@@ -61,7 +61,10 @@ export interface McpAppOptions {
   cursorSecret?: CursorSecret | undefined;
   /** How long a cursor stays valid (default 24 hours). */
   cursorTtlMs?: number | undefined;
-  /** Encrypt cursors with AES-256-GCM so clients cannot read key values (default false: signed only). */
+  /**
+   * Encrypt cursors (AES-256 SIV: HMAC-SHA256 and CTR, with a random nonce) so clients cannot
+   * read key values; a cursor grows by 12 to 16 characters (default false: signed only).
+   */
   encryptCursors?: boolean | undefined;
   /** Longest cursor accepted, in characters (default 1,024). */
   maxCursorLength?: number | undefined;

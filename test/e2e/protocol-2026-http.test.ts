@@ -140,7 +140,7 @@ describe('protocol: "2026-07-28" over Streamable HTTP (the era router)', () => {
     const moved = await post("tools/call", { name: "chatty", arguments: {}, requestState: state });
     expect(moved.body.error.code).toBe(-32602);
     expect(moved.body.error.message).toMatch(
-      /request state belongs to another tool, other arguments or another user/,
+      /request state was altered, or belongs to another tool, other arguments or another user/,
     );
     const otherInput = await post("tools/call", {
       name: "ask_twice",

@@ -53,8 +53,9 @@ const MAX_STATE_LENGTH = 64 * 1024;
  * where the server can no longer send requests to the client: the first question ends
  * the call with an input-required result; when the client answers, the handler runs again
  * from the start and each question returns, in order, the answer given. The answers ride
- * in the request state, encrypted and authenticated (AES-256-GCM under the app's
- * `cursorSecret`: an elicited PIN never travels readable) and bound to the method, the
+ * in the request state, encrypted and authenticated (AES-256 SIV with a random nonce, under
+ * the app's `cursorSecret`: an elicited PIN never travels readable, and no two states are
+ * alike) and bound to the method, the
  * tool/prompt/resource, its input and the principal, so a client can neither read or change
  * an earlier answer nor move the state to another call or caller; it expires after
  * `DEFAULT_REPLAY_TTL_MS` (`ANONYMOUS_REPLAY_TTL_MS` without a principal). Handlers must not
@@ -87,6 +88,7 @@ export function inputReplay(
         operation: `${request.method} ${String(params.name ?? params.uri ?? "")}`,
         canonicalInput: canonicalJson(params.arguments ?? {}),
         keySpec: "frugal/request-state",
+        keyFields: [],
         principal: auth ? (principalOwner(runtime.principalOf, auth) ?? null) : null,
       };
     };

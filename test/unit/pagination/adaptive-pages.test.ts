@@ -63,7 +63,13 @@ describe("the page count in a cursor", () => {
       encrypt: false,
       maxLength: 1024,
     });
-    const binding = { operation: "items", canonicalInput: "{}", keySpec: "id:asc", principal: null };
+    const binding = {
+      operation: "items",
+      canonicalInput: "{}",
+      keySpec: "id:asc",
+      keyFields: ["id"],
+      principal: null,
+    };
     const progress = { pagesBefore: 4, lastCount: 33 };
     const token = codec.encode({ id: 7 }, binding, progressState(progress, 20));
     expect(readProgress(codec.open(token, binding).state, 20)).toEqual(progress);

@@ -10,7 +10,13 @@ import { FrugalConfigError } from "../../../src/errors/config-error.js";
 import { CursorCodec, CursorError } from "../../../src/pagination/cursor-codec.js";
 import { type CursorSecret, createKeyring } from "../../../src/pagination/cursor-keys.js";
 
-const binding = { operation: "list", canonicalInput: "{}", keySpec: "id:asc", principal: "principal:alice" };
+const binding = {
+  operation: "list",
+  canonicalInput: "{}",
+  keySpec: "id:asc",
+  keyFields: ["id"],
+  principal: "principal:alice",
+};
 const clock = new ManualClock(1_000);
 const instance = (secret: CursorSecret) =>
   new CursorCodec({ keyring: createKeyring(secret), clock, ttlMs: 60_000, encrypt: false, maxLength: 1024 });
