@@ -78,7 +78,9 @@ async function withPreview(
   // Not even the first entry fits whole: show as much of it as fits, labelled as cut.
   const first = entries[0] as string;
   const cut = (chars: number) =>
-    chars === 0 ? base : `${base}\nPreview (start of the first):\n${first.slice(0, chars)}… (cut in this preview only)`;
+    chars === 0
+      ? base
+      : `${base}\nPreview (start of the first):\n${first.slice(0, chars)}… (cut in this preview only)`;
   const part = await fitPrefix(first.length, cut, room, counter);
   return cut(part.n);
 }

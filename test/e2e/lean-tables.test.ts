@@ -158,14 +158,14 @@ class LeanModule {}
 class BudgetedService {
   @Tool({ description: "Issues under a budget" })
   @Paginated("number", { limit: 20, order: "desc" })
-  @Budget(400)
+  @Budget(300)
   issues(_input: unknown, ctx: ToolContext) {
     return after(ISSUES, "number", ctx);
   }
 
   @Tool({ description: "The same as JSON text", text: "json" })
   @Paginated("number", { limit: 20, order: "desc" })
-  @Budget(400)
+  @Budget(300)
   issuesJson(_input: unknown, ctx: ToolContext) {
     return after(ISSUES, "number", ctx);
   }
@@ -377,15 +377,15 @@ describe("lean answers: budgets count the table", () => {
   });
   afterAll(() => t.close());
 
-  it("fits a page the JSON would not: 20 rows as a table within 400 tokens, fewer as JSON", async () => {
+  it("fits a page the JSON would not: 20 rows as a table within 300 tokens, fewer as JSON", async () => {
     const table = await t.client.callTool({ name: "issues", arguments: {} });
     expect(table.structuredContent).toMatchObject({ count: 20 });
-    expect(await tokensOf(textOf(table))).toBeLessThanOrEqual(400);
+    expect(await tokensOf(textOf(table))).toBeLessThanOrEqual(300);
     const json = await t.client.callTool({ name: "issues_json", arguments: {} });
     const shrunk = (json.structuredContent as Envelope).count;
     expect(shrunk).toBeGreaterThan(0);
     expect(shrunk).toBeLessThan(20);
-    expect(await tokensOf(textOf(json))).toBeLessThanOrEqual(400);
+    expect(await tokensOf(textOf(json))).toBeLessThanOrEqual(300);
   });
 
   it("lets a plain array through when its table fits, where its JSON is over the budget", async () => {
