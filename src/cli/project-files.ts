@@ -25,6 +25,7 @@ export function projectFiles(spec: ProjectSpec, pkg: PackageInfo): Record<string
     "package.json": packageJson(spec, pkg),
     "tsconfig.json": TSCONFIG,
     "tsconfig.build.json": TSCONFIG_BUILD,
+    "vitest.config.ts": VITEST_CONFIG,
     ".gitignore": "node_modules/\ndist/\n",
     "README.md": readme(spec),
     ...sourceFiles(spec),
@@ -76,7 +77,7 @@ const TSCONFIG = `{
     "sourceMap": true,
     "noEmit": true
   },
-  "include": ["src", "test"]
+  "include": ["src", "test", "vitest.config.ts"]
 }
 `;
 
@@ -90,6 +91,16 @@ const TSCONFIG_BUILD = `{
   },
   "include": ["src"]
 }
+`;
+
+// A config of the project's own also stops Vitest from looking for one in the folders above.
+const VITEST_CONFIG = `import { defineConfig } from "vitest/config";
+
+// Vitest (through Vite 8) compiles with tsconfig.json's experimentalDecorators and
+// emitDecoratorMetadata, so constructor injection by type works in the tests.
+export default defineConfig({
+  test: { include: ["test/**/*.test.ts"] },
+});
 `;
 
 function readme(spec: ProjectSpec): string {
@@ -113,6 +124,7 @@ While \`npm run dev\` runs, look at it with the MCP Inspector (\`npm run inspect
 | \`src/tasks/tasks.service.ts\`  | the tools: \`list_tasks\` (paginated with cursors), \`add_task\`            |
 | \`src/tasks/tasks.store.ts\`    | an in-memory store, injected into the service by type                   |
 | \`test/tasks.test.ts\`          | tests with \`createTestClient\`, a store of the test's own                |
+| \`vitest.config.ts\`            | the test runner's settings                                              |
 
 Constructor injection by type needs decorator metadata: \`tsconfig.json\` turns on
 \`experimentalDecorators\` and \`emitDecoratorMetadata\`, and both \`npm run dev\` (tsc) and

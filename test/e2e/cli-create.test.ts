@@ -33,6 +33,7 @@ const FILES = [
   "test/tasks.test.ts",
   "tsconfig.build.json",
   "tsconfig.json",
+  "vitest.config.ts",
 ];
 const temp = mkdtempSync(join(tmpdir(), "frugal-cli-create-"));
 afterAll(() => rmSync(temp, { recursive: true, force: true }));
