@@ -125,6 +125,11 @@ function inspectOptions(args: readonly string[]) {
   return { url, project, stdio, entry, inspectorArgs };
 }
 
+// `frugal-mcp create demo | head` closes the pipe early: that is no error of ours.
+process.stdout.on("error", (error: NodeJS.ErrnoException) => {
+  if (error.code !== "EPIPE") throw error;
+});
+
 run(process.argv.slice(2)).then(
   (code) => {
     process.exitCode = code;

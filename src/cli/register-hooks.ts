@@ -35,6 +35,11 @@ export const load: LoadHook = async (url, context, next) => {
     return next(url, context);
   const filename = fileURLToPath(url);
   const format = formatOf(filename);
+  // The loaders after this one still see the file, and their answer is dropped: `tsx watch`
+  // learns what to watch from its own load hook. Plain Node 20 refuses a .ts file here.
+  await Promise.resolve()
+    .then(() => next(url, context))
+    .catch(() => undefined);
   const swc = await loadSwc();
   const source = await readFile(filename, "utf8");
   const { code } = await swc.transform(source, swcOptions(filename, format));
