@@ -1,7 +1,9 @@
 // Step 2 of `npm run build` (step 1: `tsc -p tsconfig.build.json`, which compiles src/ to
 // .build/lib/ and writes the declarations to dist/): bundles tsc's JavaScript into dist/,
 // one file per public entry (`frugal-mcp`, `frugal-mcp/testing`, `frugal-mcp/s3`) and the
-// code they share in dist/chunks/.
+// code they share in dist/chunks/. A second build puts the command line (src/cli/: the
+// `frugal-mcp` bin and the `frugal-mcp/register` module hook) in dist/cli/: it imports none
+// of the library, so neither side's files (nor rolldown's runtime helpers) are shared.
 //
 // Why bundle: a cold start pays Node's resolve/read/compile cost per ES module, and
 // frugal-mcp is ~170 small modules. Loaded one by one they took 89–130 ms of the quick
@@ -53,26 +55,47 @@ const ownCodeOnly = {
   },
 };
 
-export default defineConfig({
-  input: {
-    index: `${COMPILED}/index.js`,
-    "testing/index": `${COMPILED}/testing/index.js`,
-    "s3/index": `${COMPILED}/s3/index.js`,
-  },
+/** What both builds share: packages stay external, tsc's maps lead back to src/. */
+const common = {
   external: isPackage,
   platform: "node",
   plugins: [tscSourceMaps, ownCodeOnly],
-  output: {
-    dir: "dist",
-    format: "esm",
-    entryFileNames: "[name].js",
-    chunkFileNames: "chunks/[name].js",
-    // All of frugal-mcp's code in one shared chunk, the entries re-exporting from it: a
-    // process that imports any entry loads two files of ours.
-    codeSplitting: { groups: [{ name: "frugal-mcp", test: /[\\/]\.build[\\/]lib[\\/]/ }] },
-    keepNames: true,
-    sourcemap: true,
-    // The sources ship in the package (src/), as the declaration maps need them too.
-    sourcemapExcludeSources: true,
+};
+const commonOutput = {
+  format: "esm",
+  entryFileNames: "[name].js",
+  chunkFileNames: "chunks/[name].js",
+  keepNames: true,
+  sourcemap: true,
+  // The sources ship in the package (src/), as the declaration maps need them too.
+  sourcemapExcludeSources: true,
+};
+
+export default defineConfig([
+  {
+    ...common,
+    input: {
+      index: `${COMPILED}/index.js`,
+      "testing/index": `${COMPILED}/testing/index.js`,
+      "s3/index": `${COMPILED}/s3/index.js`,
+    },
+    output: {
+      ...commonOutput,
+      dir: "dist",
+      // All of frugal-mcp's code in one shared chunk, the entries re-exporting from it: a
+      // process that imports any entry loads two files of ours.
+      codeSplitting: { groups: [{ name: "frugal-mcp", test: /[\\/]\.build[\\/]lib[\\/]/ }] },
+    },
   },
-});
+  {
+    ...common,
+    // The bin keeps its `#!/usr/bin/env node` line; the hook's two files stay siblings, as
+    // `module.register("./register-hooks.js", import.meta.url)` expects.
+    input: {
+      main: `${COMPILED}/cli/main.js`,
+      register: `${COMPILED}/cli/register.js`,
+      "register-hooks": `${COMPILED}/cli/register-hooks.js`,
+    },
+    output: { ...commonOutput, dir: "dist/cli" },
+  },
+]);

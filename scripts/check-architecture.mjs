@@ -15,7 +15,10 @@
  *   1. a cycle between folders: layers must stack, or no folder can be understood alone;
  *   2. a capability importing another capability: they would no longer slot in independently;
  *   3. a kernel folder importing a capability: the kernel must not know which ones exist;
- *   4. a cycle between files, even inside one folder: module order becomes load-order luck.
+ *   4. a cycle between files, even inside one folder: module order becomes load-order luck;
+ *   5. an import into or out of a standalone folder (cli/: the `frugal-mcp` command and the
+ *      `frugal-mcp/register` hook): the command must load none of the library, and the library
+ *      must never carry the command (they are bundled apart, rolldown.config.mjs).
  * Prints each offending import as `src/a/x.ts -> src/b/y.ts`, then one summary line.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
@@ -25,6 +28,8 @@ import path from "node:path";
 const CAPABILITIES = ["pagination", "cache", "budget", "ephemeral"];
 // Kernel: the folders every capability builds on; they must name no capability.
 const KERNEL = ["pipeline", "builder", "metadata", "decorators"];
+// Standalone: folders that import no other folder and that no other folder imports.
+const STANDALONE = ["cli"];
 
 const args = process.argv.slice(2);
 const asJson = args.includes("--json");
@@ -44,11 +49,15 @@ function listFiles(dir) {
   });
 }
 
-/** Source without comments (so JSDoc examples are not imports); strings are kept as they are. */
+/**
+ * Source without comments (so JSDoc examples are not imports) and without the text of template
+ * literals (code that a file writes out, such as the project `frugal-mcp create` scaffolds, is
+ * not an import of that file either); quoted strings are kept as they are.
+ */
 const stripComments = (text) =>
   text.replace(
     /("(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|`(?:[^`\\]|\\.)*`)|\/\*[\s\S]*?\*\/|\/\/[^\n]*/g,
-    (m, s) => (s ? m : m.replace(/[^\n]/g, " ")),
+    (m, s) => (s && !s.startsWith("`") ? m : m.replace(/[^\n]/g, " ")),
   );
 
 const IMPORT_PATTERNS = [
@@ -166,14 +175,24 @@ const capabilityImports = crossImports.filter(
 const kernelImports = crossImports.filter(
   (i) => KERNEL.includes(i.fromFolder) && CAPABILITIES.includes(i.toFolder),
 );
-const ok = folderCycles.length + fileCycles.length + capabilityImports.length + kernelImports.length === 0;
+const standaloneImports = crossImports.filter(
+  (i) => STANDALONE.includes(i.fromFolder) || STANDALONE.includes(i.toFolder),
+);
+const ok =
+  folderCycles.length +
+    fileCycles.length +
+    capabilityImports.length +
+    kernelImports.length +
+    standaloneImports.length ===
+  0;
 const summary =
   `architecture: ${folderCycles.length} folder cycles; ${fileCycles.length} file cycles; ` +
-  `${capabilityImports.length} capability->capability imports; ${kernelImports.length} kernel->capability imports`;
+  `${capabilityImports.length} capability->capability imports; ${kernelImports.length} kernel->capability imports; ` +
+  `${standaloneImports.length} standalone imports`;
 
 if (asJson) {
   const report = { srcDir: label, files: files.length, ok, summary, unresolved };
-  Object.assign(report, { folderCycles, fileCycles, capabilityImports, kernelImports });
+  Object.assign(report, { folderCycles, fileCycles, capabilityImports, kernelImports, standaloneImports });
   console.log(JSON.stringify(report, null, 2));
 } else {
   for (const line of unresolved) console.error(`warning: unresolved import ${line}`);
@@ -190,6 +209,8 @@ if (asJson) {
     console.log(`capability -> capability (${i.fromFolder} -> ${i.toFolder}): ${showImport(i)}`);
   for (const i of kernelImports)
     console.log(`kernel -> capability (${i.fromFolder} -> ${i.toFolder}): ${showImport(i)}`);
+  for (const i of standaloneImports)
+    console.log(`standalone (${i.fromFolder} -> ${i.toFolder}): ${showImport(i)}`);
   console.log(summary);
 }
 process.exit(ok ? 0 : 1);

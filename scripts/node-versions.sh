@@ -40,7 +40,9 @@ for major in $versions; do
   echo "═══ Node $("$bin/node" --version) ═══"
 
   t0=$SECONDS
-  if ! PATH="$bin:$PATH" TARBALL_LINT=0 bash scripts/tarball-test.sh; then
+  # The command line's project (create, npm test, dev, the Inspector, tsx: about 45 s) runs once,
+  # on the project's own Node, in `npm run test:tarball`: the CLI uses Node built-ins only.
+  if ! PATH="$bin:$PATH" TARBALL_LINT=0 TARBALL_SCAFFOLD=0 bash scripts/tarball-test.sh; then
     failed+=("Node $major: tarball test")
   fi
   echo "› tarball test took $((SECONDS - t0)) s"

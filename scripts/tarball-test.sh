@@ -14,10 +14,16 @@
 #     project: esbuild's default, rolldown `-f cjs`), and runs each bundle the same way.
 # It also checks what the user's install brings: no native addon and none of the packages only
 # the examples and tests use.
+# Then the command line, as a new user meets it: the installed `frugal-mcp` bin creates a
+# project (frugal-mcp from the tarball), whose `npm install`, `npm test`, `npm run dev` (the
+# Inspector CLI lists its tools; a change restarts it) and `npm run inspect` must work, and the
+# README's quick start must run under tsx with `--import frugal-mcp/register` (and under plain
+# node with it).
 #
 #   npm run test:tarball                  # packs (prepack: clean dist/, tsc, rolldown), then tests on this `node`
 #   TARBALL=path/to.tgz bash scripts/tarball-test.sh   # tests a given tarball (scripts/node-versions.sh)
 #   TARBALL_LINT=0 …                      # skips publint and attw on the tarball
+#   TARBALL_SCAFFOLD=0 …                  # skips the command line's project (create, dev, tsx)
 #
 # The projects live outside the repository (TARBALL_WORK, default $TMPDIR/frugal-mcp-tarball-test,
 # one folder per Node major): below it, Node and tsc would find the repository's own
@@ -258,6 +264,88 @@ echo "› ESM project (\"type\": \"module\")"
 run_project esm module
 echo "› CommonJS project (\"type\": \"commonjs\", tsc module nodenext emits require())"
 run_project cjs commonjs
+
+# --- the command line: create, npm test, npm run dev + the Inspector, the quick start under tsx
+# Waits up to $2 seconds for the file $1 to contain the extended regex $3 (at least $4 times).
+wait_for() {
+  local file="$1" seconds="$2" pattern="$3" times="${4:-1}" i
+  for ((i = 0; i < seconds * 4; i++)); do
+    [ "$(grep -cE "$pattern" "$file" 2>/dev/null || true)" -ge "$times" ] && return 0
+    sleep 0.25
+  done
+  return 1
+}
+
+run_scaffold() {
+  local parent="$work/scaffold" t0=$SECONDS dev_pid port
+  rm -rf "$parent"
+  mkdir -p "$parent"
+  cd "$parent"
+  # The bin the ESM project installed from the tarball, with stdin not a terminal: no question.
+  "$work/esm/node_modules/.bin/frugal-mcp" create demo --from "$tarball" </dev/null >create.log \
+    || { fail "scaffold: frugal-mcp create demo failed: $(cat create.log)"; cd "$root"; return; }
+  cd demo
+  npm install --no-audit --no-fund --loglevel=error >/dev/null || { fail "scaffold: npm install failed"; cd "$root"; return; }
+  echo "  scaffold: \`frugal-mcp create demo\` + \`npm install\`: $((SECONDS - t0)) s, $(measure)"
+  t0=$SECONDS
+  npm test >test.log 2>&1 || fail "scaffold: the generated project's npm test failed: $(tail -n 30 test.log)"
+  echo "  scaffold: \`npm test\` (tsc --noEmit, vitest): $((SECONDS - t0)) s"
+
+  # npm run dev in a process group of its own (so the whole tree stops with it), on a free port.
+  t0=$SECONDS
+  port="$(node -e 'const s = require("node:net").createServer().listen(0, "127.0.0.1", () => { console.log(s.address().port); s.close(); })')"
+  PORT="$port" setsid npm run dev >dev.log 2>&1 &
+  dev_pid=$!
+  if ! wait_for dev.log 60 "listening on http://127.0.0.1:$port/mcp"; then
+    fail "scaffold: npm run dev did not serve: $(tail -n 20 dev.log)"
+  else
+    PORT="$port" npm run inspect -- --cli --method tools/list >inspect.log 2>&1 \
+      && grep -q '"name": "list_tasks"' inspect.log \
+      || fail "scaffold: the Inspector CLI (npm run inspect) did not list list_tasks: $(tail -n 20 inspect.log)"
+    sed -i 's/"Add a task"/"Add a task, restarted"/' src/tasks/tasks.service.ts
+    if wait_for dev.log 60 "listening on http://127.0.0.1:$port/mcp" 2; then
+      npx --yes @modelcontextprotocol/inspector@2 --cli "http://127.0.0.1:$port/mcp" --transport http \
+        --method tools/list 2>/dev/null | grep -q "Add a task, restarted" \
+        || fail "scaffold: after a change, npm run dev did not serve the new description"
+    else
+      fail "scaffold: npm run dev did not restart after a change: $(tail -n 20 dev.log)"
+    fi
+  fi
+  kill -TERM -- "-$dev_pid" 2>/dev/null || true
+  wait "$dev_pid" 2>/dev/null || true
+  echo "  scaffold: \`npm run dev\`, the Inspector, a restart: $((SECONDS - t0)) s"
+
+  # The README's quick start, as it stands, under tsx with the metadata hook and under plain node.
+  t0=$SECONDS
+  npm install --no-audit --no-fund --loglevel=error --save-dev tsx @swc/core >/dev/null \
+    || { fail "scaffold: npm install tsx @swc/core failed"; cd "$root"; return; }
+  node -e '
+    const readme = require("node:fs").readFileSync(process.argv[1], "utf8");
+    const section = readme.slice(readme.indexOf("\n## Quick start"));
+    const block = /```ts\n([\s\S]*?)```/.exec(section);
+    if (!block || !block[1].includes("McpFactory.create")) { console.error("no quick start block in the README"); process.exit(1); }
+    require("node:fs").writeFileSync("quickstart.ts", block[1]);
+  ' "$root/README.md" || fail "scaffold: could not extract the README's quick start"
+  local runner
+  for runner in "npx tsx --import frugal-mcp/register" "node --import frugal-mcp/register"; do
+    # shellcheck disable=SC2086 # the runner is words on purpose
+    npx --yes @modelcontextprotocol/inspector@2 --cli $runner quickstart.ts --method tools/list \
+      >quickstart.log 2>&1 && grep -q '"name": "list_notes"' quickstart.log \
+      || fail "scaffold: the README quick start under \`$runner\` did not list list_notes: $(tail -n 20 quickstart.log)"
+  done
+  # Without the hook, tsx emits no metadata: the start-up error must name the fix.
+  if timeout 30 npx tsx quickstart.ts </dev/null >no-hook.log 2>&1; then
+    fail "scaffold: the quick start started under tsx without the hook (expected the metadata error)"
+  fi
+  grep -q "frugal-mcp/register" no-hook.log || fail "scaffold: tsx's metadata error does not name frugal-mcp/register: $(tail -n 5 no-hook.log)"
+  echo "  scaffold: README quick start under tsx and node with --import frugal-mcp/register: $((SECONDS - t0)) s"
+  cd "$root"
+}
+
+if [ "${TARBALL_SCAFFOLD:-1}" != 0 ]; then
+  echo "› the command line: frugal-mcp create, npm test, npm run dev + the Inspector, the quick start under tsx"
+  run_scaffold
+fi
 
 echo
 if [ "${#failures[@]}" -gt 0 ]; then

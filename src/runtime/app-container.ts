@@ -273,7 +273,7 @@ class AppBuilder {
     return new FrugalConfigError(
       this.chain(),
       `${describeParam(asker)} has no type to inject: decorator metadata is missing, because ${because} (tsx and esbuild never emit it)`,
-      `add @Inject(token) to each constructor parameter of ${owner.name} (e.g. \`@Inject(Repo) repo: Repo\`; a string or symbol token works too), which needs no metadata; or ${decorated ? "" : `decorate ${owner.name} with @Injectable() and `}compile it with tsc (\`"emitDecoratorMetadata": true\`) or swc (\`jsc.transform.decoratorMetadata: true\`)`,
+      `add @Inject(token) to each constructor parameter of ${owner.name} (e.g. \`@Inject(Repo) repo: Repo\`; a string or symbol token works too), which needs no metadata; or ${decorated ? "" : `decorate ${owner.name} with @Injectable() and `}compile it with tsc (\`"emitDecoratorMetadata": true\`) or swc (\`jsc.transform.decoratorMetadata: true\`): \`frugal-mcp dev\` compiles with tsc, and \`tsx --import frugal-mcp/register\` with swc (\`npm install -D @swc/core\`)`,
     );
   }
 

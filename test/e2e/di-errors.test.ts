@@ -99,7 +99,7 @@ describe("DI: subclasses inherit their parent's constructor", () => {
     @McpModule({ services: [Sub], providers: [Repo] })
     class M {}
     expect((await startupError(M)).message).toBe(
-      'Sub: constructor parameter #0 "repo" (of UndecoratedBase\'s constructor, which Sub inherits) has no type to inject: decorator metadata is missing, because UndecoratedBase has no class decorator such as @Injectable(), or was compiled without `emitDecoratorMetadata` (tsx and esbuild never emit it). Fix: add @Inject(token) to each constructor parameter of UndecoratedBase (e.g. `@Inject(Repo) repo: Repo`; a string or symbol token works too), which needs no metadata; or decorate UndecoratedBase with @Injectable() and compile it with tsc (`"emitDecoratorMetadata": true`) or swc (`jsc.transform.decoratorMetadata: true`).',
+      'Sub: constructor parameter #0 "repo" (of UndecoratedBase\'s constructor, which Sub inherits) has no type to inject: decorator metadata is missing, because UndecoratedBase has no class decorator such as @Injectable(), or was compiled without `emitDecoratorMetadata` (tsx and esbuild never emit it). Fix: add @Inject(token) to each constructor parameter of UndecoratedBase (e.g. `@Inject(Repo) repo: Repo`; a string or symbol token works too), which needs no metadata; or decorate UndecoratedBase with @Injectable() and compile it with tsc (`"emitDecoratorMetadata": true`) or swc (`jsc.transform.decoratorMetadata: true`): `frugal-mcp dev` compiles with tsc, and `tsx --import frugal-mcp/register` with swc (`npm install -D @swc/core`).',
     );
   });
 
@@ -112,7 +112,7 @@ describe("DI: subclasses inherit their parent's constructor", () => {
     @McpModule({ providers: [Repo, OwnConstructor] })
     class M {}
     expect((await startupError(M)).message).toBe(
-      'OwnConstructor: constructor parameter #0 "repo" has no type to inject: decorator metadata is missing, because OwnConstructor has no class decorator such as @Injectable(), or was compiled without `emitDecoratorMetadata` (tsx and esbuild never emit it). Fix: add @Inject(token) to each constructor parameter of OwnConstructor (e.g. `@Inject(Repo) repo: Repo`; a string or symbol token works too), which needs no metadata; or decorate OwnConstructor with @Injectable() and compile it with tsc (`"emitDecoratorMetadata": true`) or swc (`jsc.transform.decoratorMetadata: true`).',
+      'OwnConstructor: constructor parameter #0 "repo" has no type to inject: decorator metadata is missing, because OwnConstructor has no class decorator such as @Injectable(), or was compiled without `emitDecoratorMetadata` (tsx and esbuild never emit it). Fix: add @Inject(token) to each constructor parameter of OwnConstructor (e.g. `@Inject(Repo) repo: Repo`; a string or symbol token works too), which needs no metadata; or decorate OwnConstructor with @Injectable() and compile it with tsc (`"emitDecoratorMetadata": true`) or swc (`jsc.transform.decoratorMetadata: true`): `frugal-mcp dev` compiles with tsc, and `tsx --import frugal-mcp/register` with swc (`npm install -D @swc/core`).',
     );
   });
 });
@@ -317,7 +317,7 @@ describe("DI without decorator metadata (tsx, esbuild)", () => {
     @McpModule({ services: [EsNotesService], providers: [EsStore] })
     class M1 {}
     expect((await startupError(M1)).message).toBe(
-      'EsNotesService: constructor parameter #0 "store" has no type to inject: decorator metadata is missing, because EsNotesService was compiled without `emitDecoratorMetadata` (tsx and esbuild never emit it). Fix: add @Inject(token) to each constructor parameter of EsNotesService (e.g. `@Inject(Repo) repo: Repo`; a string or symbol token works too), which needs no metadata; or compile it with tsc (`"emitDecoratorMetadata": true`) or swc (`jsc.transform.decoratorMetadata: true`).',
+      'EsNotesService: constructor parameter #0 "store" has no type to inject: decorator metadata is missing, because EsNotesService was compiled without `emitDecoratorMetadata` (tsx and esbuild never emit it). Fix: add @Inject(token) to each constructor parameter of EsNotesService (e.g. `@Inject(Repo) repo: Repo`; a string or symbol token works too), which needs no metadata; or compile it with tsc (`"emitDecoratorMetadata": true`) or swc (`jsc.transform.decoratorMetadata: true`): `frugal-mcp dev` compiles with tsc, and `tsx --import frugal-mcp/register` with swc (`npm install -D @swc/core`).',
     );
 
     class EsInjected {
@@ -350,7 +350,7 @@ describe("DI without decorator metadata (tsx, esbuild)", () => {
     @McpModule({ services: [NotesService], providers: [Repo] })
     class M {}
     expect((await startupError(M)).message).toBe(
-      'NotesService: constructor parameter #0 "repo" has no type to inject: decorator metadata is missing, because NotesService was compiled without `emitDecoratorMetadata` (tsx and esbuild never emit it). Fix: add @Inject(token) to each constructor parameter of NotesService (e.g. `@Inject(Repo) repo: Repo`; a string or symbol token works too), which needs no metadata; or compile it with tsc (`"emitDecoratorMetadata": true`) or swc (`jsc.transform.decoratorMetadata: true`).',
+      'NotesService: constructor parameter #0 "repo" has no type to inject: decorator metadata is missing, because NotesService was compiled without `emitDecoratorMetadata` (tsx and esbuild never emit it). Fix: add @Inject(token) to each constructor parameter of NotesService (e.g. `@Inject(Repo) repo: Repo`; a string or symbol token works too), which needs no metadata; or compile it with tsc (`"emitDecoratorMetadata": true`) or swc (`jsc.transform.decoratorMetadata: true`): `frugal-mcp dev` compiles with tsc, and `tsx --import frugal-mcp/register` with swc (`npm install -D @swc/core`).',
     );
   });
 

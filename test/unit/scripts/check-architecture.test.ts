@@ -47,7 +47,7 @@ describe("check-architecture", () => {
     const { code, out, err } = check(clean);
     expect(err).toBe("");
     expect(out.trim()).toBe(
-      "architecture: 0 folder cycles; 0 file cycles; 0 capability->capability imports; 0 kernel->capability imports",
+      "architecture: 0 folder cycles; 0 file cycles; 0 capability->capability imports; 0 kernel->capability imports; 0 standalone imports",
     );
     expect(code).toBe(0);
   });
@@ -111,6 +111,27 @@ describe("check-architecture", () => {
     expect(out).toContain("src/budget/register.ts -> src/cache/key.ts");
     expect(out).toContain("src/budget/spill.ts -> src/ephemeral/index.ts");
     expect(out).toContain("3 capability->capability imports; 0 kernel->capability imports");
+  });
+
+  it("ignores imports written inside template literals (generated code)", () => {
+    const { code, err } = check({
+      ...clean,
+      "cli/files.ts": 'export const main = `import { app } from "../runtime/app.js";\nimport "./x.js";\n`;\n',
+    });
+    expect(err).toBe("");
+    expect(code).toBe(0);
+  });
+
+  it("fails on an import into or out of the standalone cli folder", () => {
+    const { code, out } = check({
+      ...clean,
+      "cli/main.ts": 'import { app } from "../runtime/app.js";\nexport const main = app;\n',
+      "pipeline/cli.ts": 'import type { main } from "../cli/main.js";\nexport type M = typeof main;\n',
+    });
+    expect(code).toBe(1);
+    expect(out).toContain("standalone (cli -> runtime): src/cli/main.ts -> src/runtime/app.ts");
+    expect(out).toContain("standalone (pipeline -> cli): src/pipeline/cli.ts -> src/cli/main.ts");
+    expect(out).toContain("2 standalone imports");
   });
 
   it("fails on a kernel folder importing a capability, even through a dynamic import", () => {
