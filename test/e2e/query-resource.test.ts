@@ -336,6 +336,21 @@ describe("bounded scans", () => {
     expect(ids(items)).toEqual(idsOf(ISSUES.filter((i) => i.comments >= 18)));
   });
 
+  it("answers partial past maxScanMs too, naming the setting", async () => {
+    const timed = await createTestClient(IssuesModule, { aggregate: { maxScanMs: 0 } });
+    try {
+      const exported = await timed.callTool({ name: "export_issues", arguments: {} });
+      const stored = (exported.content as Array<{ type: string; uri?: string }>).find(
+        (c) => c.type === "resource_link",
+      )?.uri as string;
+      const answer = await query(timed, { uri: stored, aggregate: { count: true } });
+      expect(answer).toMatchObject({ partial: true, scanned: 1, total: 1 });
+      expect(answer.hint).toMatch(/aggregate\.maxScanMs/);
+    } finally {
+      await timed.close();
+    }
+  });
+
   it("keeps the largest groups past maxGroups and says it is partial", async () => {
     const answer = await query(t, { uri, groupBy: "author.login" });
     expect(answer.groups).toHaveLength(3);
