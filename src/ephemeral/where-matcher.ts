@@ -85,7 +85,13 @@ export async function compileWhere(where: CheckedWhere): Promise<ItemMatcher> {
   };
   const context = Context.init({ query: query as never });
   const compiled = new Query(where.condition, { context, scriptEnabled: false });
-  return (item) => compiled.test(item as Record<string, unknown>);
+  // Conditions name fields: an item that is not an object (a string in an array of strings)
+  // has none, so it never matches (mingo would compare the string itself with any field).
+  return (item) =>
+    typeof item === "object" &&
+    item !== null &&
+    !Array.isArray(item) &&
+    compiled.test(item as Record<string, unknown>);
 }
 
 /** A compiled `$regex`: true when a string matches. */

@@ -83,6 +83,9 @@ describe("compileWhere (MongoDB semantics on mingo)", () => {
     expect(await ids({ s: { $regex: "^timeout", $options: "i" } })).toEqual([1, 3]);
     expect(await ids({ s: { $not: { $regex: "out" } } })).toEqual([2, 4]);
     expect(await ids({})).toEqual([1, 2, 3, 4]);
+    // An item that is not an object has no fields: it never matches a condition on one.
+    expect((await matcher({ a: "x" }))("x")).toBe(false);
+    expect((await matcher({}))("x")).toBe(true);
   });
 
   it("answers literal and anchored patterns as RE2 does (string methods stand in for it)", async () => {
