@@ -6,6 +6,8 @@
  * answered at once with an error naming the bad part (and a valid example), or answered
  * correctly: never a crash, a hang or a polluted prototype.
  */
+
+import fc from "fast-check";
 import {
   createTestClient,
   Ephemeral,
@@ -287,4 +289,125 @@ describe("budget", () => {
     const after = await call({ uri, limit: 30, cursor: rest.data.nextCursor });
     expect((after.data.items as Array<{ id: number }>)[0]?.id).toBe((items.at(-1)?.id ?? 0) + 1);
   });
+});
+
+describe("random queries (fast-check, fixed seed)", () => {
+  it("answers every random query with a result or an error naming its part, never a protocol error or a hang", async () => {
+    const key = fc.oneof(
+      fc.constantFrom(
+        "state",
+        "comments",
+        "labels",
+        "author.login",
+        "title",
+        "points",
+        "$and",
+        "$or",
+        "$not",
+        "$in",
+        "$nin",
+        "$eq",
+        "$ne",
+        "$gt",
+        "$lte",
+        "$regex",
+        "$options",
+        "$exists",
+        "$where",
+        "$expr",
+        "$nor",
+        "constructor",
+        "toString",
+        "a..b",
+        "labels.0",
+        "",
+      ),
+      fc.string({ maxLength: 6 }).filter((k) => k !== "__proto__"),
+    );
+    const leaf = fc.oneof(
+      fc.jsonValue({ maxDepth: 2 }),
+      fc.constantFrom("open", "bug", "(a+)+$", "^t", 3, -1, 1, "i", true),
+    );
+    const { tree } = fc.letrec((tie) => ({
+      tree: fc.oneof(
+        { depthSize: "small" },
+        leaf,
+        fc.dictionary(key, tie("tree"), { maxKeys: 4, noNullPrototype: true }),
+        fc.array(tie("tree"), { maxLength: 3 }),
+      ),
+    }));
+    const fields = fc.oneof(key, fc.array(key, { maxLength: 3 }), leaf);
+    const query = fc.record(
+      {
+        where: tree,
+        select: fields,
+        groupBy: fields,
+        orderBy: fc.oneof(fc.dictionary(key, fc.oneof(fc.constantFrom(1, -1), leaf), { maxKeys: 3 }), leaf),
+        aggregate: fc.oneof(
+          fc.record(
+            { count: leaf, groupBy: fields, sum: key, min: key, max: key, avg: key, top: leaf },
+            { requiredKeys: [] },
+          ),
+          leaf,
+        ),
+        limit: fc.oneof(fc.integer({ min: -2, max: 2000 }), leaf),
+        cursor: fc.oneof(fc.string({ maxLength: 40 }), leaf),
+      },
+      { requiredKeys: [] },
+    );
+    // Plausible queries too, so that answers (not only refusals) are fuzzed.
+    const plausibleWhere = fc.dictionary(
+      fc.constantFrom("state", "comments", "labels", "author.login", "title", "points"),
+      fc.oneof(
+        fc.constantFrom("open", "bug", "user3", 3, null),
+        fc.record({ $gte: fc.integer({ min: 0, max: 20 }) }),
+        fc.record({ $in: fc.array(fc.constantFrom("bug", "ui", "open", 4), { maxLength: 3 }) }),
+        fc.record({ $regex: fc.constantFrom("t", "^c", "o+", "(a+)+$", "in module [0-9]$") }),
+        fc.record({ $exists: fc.boolean() }),
+      ),
+      { maxKeys: 2 },
+    );
+    const plausible = fc.oneof(
+      fc.record(
+        {
+          where: plausibleWhere,
+          select: fc.constantFrom(["id"], ["id", "title"], ["author.login"]),
+          orderBy: fc.constantFrom({ comments: -1 }, { id: 1 }, { points: 1, id: -1 }),
+          limit: fc.integer({ min: 1, max: 20 }),
+        },
+        { requiredKeys: [] },
+      ),
+      fc.record(
+        {
+          where: plausibleWhere,
+          groupBy: fc.constantFrom("state", "labels", ["state", "labels"], "author.login"),
+          aggregate: fc.record(
+            { sum: fc.constant("comments"), avg: fc.constant("points"), top: fc.integer({ min: 1, max: 5 }) },
+            { requiredKeys: [] },
+          ),
+        },
+        { requiredKeys: ["groupBy"] },
+      ),
+    );
+    let answered = 0;
+    let refusedCount = 0;
+    await fc.assert(
+      fc.asyncProperty(fc.oneof(plausible, query), async (args) => {
+        const answer = await call({ uri: uris.export_issues, ...args });
+        expect(answer.ms).toBeLessThan(5000);
+        if (answer.isError) {
+          refusedCount++;
+          expect(answer.text).toMatch(
+            /^(Bad query at |Invalid arguments for tool|Unknown field|Invalid cursor)/,
+          );
+        } else {
+          answered++;
+          expect(answer.data.items ?? answer.data.groups).toBeInstanceOf(Array);
+        }
+      }),
+      { seed: 2525, numRuns: 400 },
+    );
+    console.log(`[figures] random queries: ${answered} answered, ${refusedCount} refused with a named part`);
+    expect(answered).toBeGreaterThan(0);
+  }, 120_000);
 });
