@@ -249,11 +249,13 @@ class QueryRun {
   }
 
   private scanHint(end: ScanEnd, partialTotal: boolean, ordered: boolean): string | undefined {
-    if (end.bound === undefined) {
-      return partialTotal
-        ? "total counts only the items scanned for the first page (the scan stopped at its bound)."
-        : undefined;
+    // A later page of an unordered walk carries the first page's total: its own scan only pages on.
+    if (!ordered && this.input.cursor !== undefined) {
+      const total = partialTotal ? " total counts only the items the first page scanned." : "";
+      if (end.bound === undefined) return total ? total.trim() : undefined;
+      return `This call's scan stopped ${end.bound} after ${end.scanned} items: go on with nextCursor for the rest.${total}`;
     }
+    if (end.bound === undefined) return undefined;
     const what = ordered ? "the order and total cover" : "total covers";
     return `The scan stopped ${end.bound} after ${end.scanned} of ${this.source.meta.total} items: ${what} only those. Narrow where${ordered ? "" : ", or go on with nextCursor"}.`;
   }

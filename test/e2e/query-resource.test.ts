@@ -334,6 +334,17 @@ describe("bounded scans", () => {
   it("pages on past the bound with the cursor, every match once", async () => {
     const { items } = await walk(t, { uri, where: { comments: { $gte: 18 } }, select: ["id"], limit: 7 });
     expect(ids(items)).toEqual(idsOf(ISSUES.filter((i) => i.comments >= 18)));
+    // A later page whose own scan stops at the bound says so, and that total is the first page's.
+    const rare = { uri, where: { id: { $in: [1, 450] } }, select: ["id"], limit: 1 };
+    const first = await query(t, rare);
+    expect(first).toMatchObject({ items: [{ id: 1 }], total: 1, partial: true, hasMore: true });
+    const second = await query(t, { ...rare, cursor: first.nextCursor });
+    expect(second.items).toEqual([]);
+    expect(second.hint).toMatch(
+      /This call's scan stopped at 100 items.*total counts only the items the first page scanned/,
+    );
+    expect(second.total).toBe(1);
+    expect(second.partial).toBe(true);
   });
 
   it("answers partial past maxScanMs too, naming the setting", async () => {
