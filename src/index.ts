@@ -134,7 +134,7 @@ export type { JsonObject, JsonValue } from "./results/json-value.js";
 export { readTable } from "./results/table-format.js";
 export { toolError } from "./results/tool-error.js";
 export type { McpApp2026 } from "./runtime/app-2026.js";
-export type { McpAppOptions } from "./runtime/app-options.js";
+export type { AggregateSettings, McpAppOptions } from "./runtime/app-options.js";
 export { type AppStats, McpApp } from "./runtime/mcp-app.js";
 export { McpFactory } from "./runtime/mcp-factory.js";
 export { FileStorage, type FileStorageOptions } from "./storage/file-storage.js";

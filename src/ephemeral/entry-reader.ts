@@ -23,6 +23,27 @@ async function readOffsets(storage: StoredContent, meta: StoredResourceMeta, fro
   return decodeOffsets(bytes);
 }
 
+/** The bytes of the first `count` entries that `offsets` (read from position `from`) bound: one content read. */
+async function chunkAt(
+  storage: StoredContent,
+  meta: StoredResourceMeta,
+  offsets: Float64Array,
+  count: number,
+) {
+  const base = offsets[0] as number;
+  const trailer = meta.kind === "json-array" ? ITEM_SEPARATOR.length : 1;
+  const last = Math.min((offsets[count] as number) - trailer, meta.size);
+  const bytes = Buffer.from(await storage.read(meta.id, meta.version, "content", base, last));
+  return {
+    /** The text of entry `i` of the chunk. */
+    textAt: (i: number) => {
+      const start = (offsets[i] as number) - base;
+      const stop = (offsets[i + 1] as number) - trailer - base;
+      return bytes.toString("utf8", start, Math.min(stop, bytes.length));
+    },
+  };
+}
+
 /** The first `count` entries that `offsets` (read from position `from`) bound: one content read. */
 async function entriesAt(
   storage: StoredContent,
@@ -31,16 +52,9 @@ async function entriesAt(
   offsets: Float64Array,
   count: number,
 ): Promise<Entry[]> {
-  const base = offsets[0] as number;
-  const trailer = meta.kind === "json-array" ? ITEM_SEPARATOR.length : 1;
-  const last = Math.min((offsets[count] as number) - trailer, meta.size);
-  const bytes = Buffer.from(await storage.read(meta.id, meta.version, "content", base, last));
+  const chunk = await chunkAt(storage, meta, offsets, count);
   const entries: Entry[] = [];
-  for (let i = 0; i < count; i++) {
-    const start = (offsets[i] as number) - base;
-    const stop = (offsets[i + 1] as number) - trailer - base;
-    entries.push({ position: from + i, text: bytes.toString("utf8", start, Math.min(stop, bytes.length)) });
-  }
+  for (let i = 0; i < count; i++) entries.push({ position: from + i, text: chunk.textAt(i) });
   return entries;
 }
 
@@ -71,7 +85,10 @@ function countWithin(offsets: Float64Array, count: number, maxBytes: number): nu
 
 /**
  * Walks every entry from `from` on, in chunks bounded by count and bytes (two range reads
- * a chunk), so a search over a 100 MB resource holds at most one chunk in memory.
+ * a chunk), so a search over a 100 MB resource holds at most one chunk in memory. Each
+ * entry's text is decoded only when it is reached: a chunk's thousands of strings would
+ * outlive a few young-generation collections, be promoted, and pile up as old garbage
+ * (a scan of 100 MB grew the heap by over 100 MB that way); one at a time, they die young.
  */
 export async function* walkEntries(
   storage: StoredContent,
@@ -85,7 +102,8 @@ export async function* walkEntries(
     const end = Math.min(start + chunkEntries, meta.total);
     const offsets = await readOffsets(storage, meta, start, end);
     const count = countWithin(offsets, end - start, chunkBytes);
-    for (const entry of await entriesAt(storage, meta, start, offsets, count)) yield entry;
+    const chunk = await chunkAt(storage, meta, offsets, count);
+    for (let i = 0; i < count; i++) yield { position: start + i, text: chunk.textAt(i) };
     start += count;
   }
 }

@@ -25,6 +25,8 @@ export interface EphemeralSettings {
   readToolName?: string | undefined;
   /** Name of the search tool (default `search_resource`). */
   searchToolName?: string | undefined;
+  /** Name of the query tool (default `query_resource`). */
+  queryToolName?: string | undefined;
   /** Register the resource tools even when no method is `@Ephemeral` (for `ctx.resources.create`). */
   tools?: boolean | undefined;
   /**

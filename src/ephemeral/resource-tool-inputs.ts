@@ -10,6 +10,10 @@ const uriInput = z
     "The URI of any resource you may read (an ephemeral:// link, a static resource, a template instance).",
   );
 
+/** Field names: dotted paths, checked by the query (which names a bad one). */
+const fieldList = z.array(z.string());
+const fieldNames = z.union([z.string(), fieldList]);
+
 /** Inputs of `read_resource`. */
 export const readResourceInput = {
   uri: uriInput,
@@ -44,4 +48,44 @@ export const searchResourceInput = {
     .max(500)
     .default(100)
     .describe("Most matches to return (default 100; fewer when the token budget is reached)."),
+  count: z.boolean().optional().describe("Answer only { count } of matches."),
+  fields: fieldList.optional().describe("Fields kept of each matching item."),
+};
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+
+/**
+ * An object taken as the client sent it: `where` and `orderBy` are checked by the query
+ * itself, which names the bad part (a `__proto__` key included: a zod record would drop
+ * it silently and run a different query).
+ */
+const objectInput = () =>
+  z.custom<Record<string, unknown>>(isRecord, { message: "must be an object" }).meta({ type: "object" });
+
+/** Inputs of `query_resource`. Short on purpose: every tools/list carries them. */
+export const queryResourceInput = {
+  uri: uriInput,
+  where: objectInput()
+    .optional()
+    .describe(
+      'MongoDB filter on dotted fields, e.g. {"state":"open","n":{"$gte":2}}. $eq $ne $gt $gte $lt $lte $in $nin $exists $regex ($options "i") $and $or $not.',
+    ),
+  select: fieldList.optional().describe("Fields kept of each item."),
+  groupBy: fieldNames.optional().describe("Count items per value (array fields: per element)."),
+  aggregate: z
+    .strictObject({
+      count: z.boolean().optional(),
+      groupBy: fieldNames.optional(),
+      sum: z.string().optional(),
+      min: z.string().optional(),
+      max: z.string().optional(),
+      avg: z.string().optional(),
+      top: z.number().int().min(1).max(1000).optional().describe("Keep the N largest groups."),
+    })
+    .optional()
+    .describe("Answers { groups: [{ key, count, sum?, … }], total, scanned }."),
+  orderBy: objectInput().optional().describe('e.g. {"updatedAt":-1}'),
+  limit: z.number().int().min(1).max(1000).optional(),
+  cursor: z.string().optional(),
 };

@@ -1,11 +1,12 @@
 import { type DeclaredService, declareTool } from "../builder/declared-service.js";
-import { readResourceInput, searchResourceInput } from "./resource-tool-inputs.js";
+import { queryResourceInput, readResourceInput, searchResourceInput } from "./resource-tool-inputs.js";
 import { EphemeralResourceTools } from "./resource-tools.js";
 
 /** Names of the built-in resource tools (configurable, so they can avoid a user's own names). */
 export interface ResourceToolNames {
   readonly read: string;
   readonly search: string;
+  readonly query: string;
 }
 
 /** The built-in resource tools of one app, declared as data under the app's chosen names. */
@@ -31,6 +32,13 @@ export function resourceToolsService(
         description:
           "Search an ephemeral resource for literal text (or an RE2 regular expression) in each item's JSON or each line; returns matches with their positions and where to continue.",
         input: searchResourceInput,
+        annotations: { readOnlyHint: true },
+      }),
+      declare("queryResource", {
+        name: names.query,
+        description:
+          "Filter, sort, count or group the items of a JSON array resource without reading them all. Answers { items, total, nextCursor?, hasMore }.",
+        input: queryResourceInput,
         annotations: { readOnlyHint: true },
       }),
     ],

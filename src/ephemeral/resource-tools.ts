@@ -1,6 +1,4 @@
-import type { ReadResourceResult } from "@modelcontextprotocol/sdk/types.js";
 import type { Clock } from "../clock/clock.js";
-import { isProtocolError } from "../errors/protocol-errors.js";
 import type { ResourceSlice } from "../pipeline/resource-handle.js";
 import { DEFAULT_TOKEN_LIMIT, tokenLimit } from "../pipeline/token-limit.js";
 import type { ToolContext } from "../pipeline/tool-context.js";
@@ -9,13 +7,31 @@ import { withToolText } from "../results/tool-text.js";
 import type { StoredResourceMeta } from "../storage/storage.js";
 import { fitPrefix } from "../tokenizer/fit-prefix.js";
 import type { TokenCounter } from "../tokenizer/token-counter.js";
-import { declaredContent, declaredValue } from "./declared-content.js";
 import type { StoredContent } from "./entry-reader.js";
 import type { EphemeralResources } from "./ephemeral-resources.js";
 import { EPHEMERAL_DEFAULTS } from "./ephemeral-settings.js";
-import { PAGE_WALK_DEFAULTS, PageReadError, type PageWalkLimits, walkPages } from "./page-walk.js";
+import { PAGE_WALK_DEFAULTS } from "./page-walk.js";
+import { QueryError } from "./query-errors.js";
+import { type QueryDeps, queryResource } from "./query-resource.js";
+import type { QueryInput } from "./query-spec.js";
+import { type DeclaredResourceReader, type Located, ResourceLocator } from "./resource-locator.js";
 import { MAX_BYTE_SLICE, readSlice, shortenSlice } from "./resource-slices.js";
-import { PatternError, type SearchResult, searchResource } from "./search-resource.js";
+import { projectMatches, searchFields } from "./search-fields.js";
+import { countSearch, PatternError, type SearchResult, searchResource } from "./search-resource.js";
+
+export type { DeclaredRead, DeclaredResourceReader } from "./resource-locator.js";
+
+/** Input of `search_resource`, as validated by its schema. */
+interface SearchInput {
+  uri: string;
+  pattern: string;
+  regex: boolean;
+  ignoreCase: boolean;
+  offset?: number | undefined;
+  limit: number;
+  count?: boolean | undefined;
+  fields?: string[] | undefined;
+}
 
 /**
  * Entries read ahead for a slice when the client gives no `limit`; the budget then trims
@@ -32,51 +48,35 @@ const READ_AHEAD_BYTES = 256 * 1024;
 const READ_AHEAD_BYTES_PER_TOKEN = 16;
 
 /**
- * Reads a declared resource (static, or a template instance) for the caller through its
- * own pipeline (validation, interceptors, cache, budget), as `resources/read` would;
- * `undefined` when no declared resource matches the URI.
- */
-export type DeclaredResourceReader = (uri: string, ctx: ToolContext) => Promise<DeclaredRead | undefined>;
-
-/** What a declared resource answered; for a paginated one, how to name its page after a cursor. */
-export interface DeclaredRead {
-  readonly result: ReadResourceResult;
-  /** Under `@Paginated`: the URI of the page after `cursor` (the same URI, with that `cursor`). */
-  readonly pageUri?: ((cursor: string) => string) | undefined;
-}
-
-/** Where a walk of a paginated resource's pages stopped, told in the answer. */
-interface PartialWalk {
-  readonly partial: true;
-  /** The URI to read or search next: the page after the last one read. */
-  readonly continueUri: string;
-  readonly hint: string;
-}
-
-/**
  * The built-in tools that read and search any resource the caller may read (ephemeral
  * ones, static resources and template instances) in slices held to the token budget (the
  * app's, else 2,000 tokens). Registered under configurable names when any ephemeral
  * resource can exist, or when the app asks for them.
  */
 export class EphemeralResourceTools {
-  private readonly walkLimits: PageWalkLimits;
+  private readonly locator: ResourceLocator;
 
   constructor(
-    private readonly resources: EphemeralResources,
+    resources: EphemeralResources,
     private readonly counter: TokenCounter,
     private readonly appBudget: number | undefined,
-    private readonly readDeclared: DeclaredResourceReader,
+    readDeclared: DeclaredResourceReader,
     /** The app's clock: it times the walk of a paginated resource's pages. */
     clock: Clock,
+    /** What `query_resource` and search counts need: cursors, scan bounds, the query tool's name. */
+    private readonly queries: QueryDeps,
   ) {
     const { settings } = resources;
-    this.walkLimits = {
+    this.locator = new ResourceLocator(resources, readDeclared, {
       maxItems: settings.maxWalkItems ?? PAGE_WALK_DEFAULTS.maxItems,
       maxMs: settings.maxWalkMs ?? PAGE_WALK_DEFAULTS.maxMs,
       maxBytes: settings.maxReadBytes ?? EPHEMERAL_DEFAULTS.maxReadBytes,
       clock,
-    };
+    });
+  }
+
+  private locate(uri: string, ctx: ToolContext): Promise<Located> {
+    return this.locator.locate(uri, ctx);
   }
 
   async readResource(input: { uri: string; offset?: number; limit?: number }, ctx: ToolContext) {
@@ -129,17 +129,7 @@ export class EphemeralResourceTools {
     };
   }
 
-  async searchResource(
-    input: {
-      uri: string;
-      pattern: string;
-      regex: boolean;
-      ignoreCase: boolean;
-      offset?: number;
-      limit: number;
-    },
-    ctx: ToolContext,
-  ) {
+  async searchResource(input: SearchInput, ctx: ToolContext) {
     const located = await this.locate(input.uri, ctx);
     if (!located.ok) return located.error;
     const answer = await this.search(input, located.meta, located.content, ctx);
@@ -150,23 +140,24 @@ export class EphemeralResourceTools {
   }
 
   private async search(
-    input: {
-      uri: string;
-      pattern: string;
-      regex: boolean;
-      ignoreCase: boolean;
-      offset?: number;
-      limit: number;
-    },
+    input: SearchInput,
     meta: StoredResourceMeta,
     content: StoredContent,
     ctx: ToolContext,
   ) {
     let found: SearchResult;
     try {
+      if (input.fields && meta.kind !== "json-array")
+        return toolError(
+          `Cannot search ${input.uri}: fields selects fields of JSON array items, and it is ${meta.kind}.`,
+        );
+      const fields = input.fields && searchFields(input.fields);
+      if (input.count) return await countSearch(content, meta, input, this.queries.bounds);
       found = await searchResource(content, meta, input);
+      if (fields) found = projectMatches(found, fields);
     } catch (error) {
       if (error instanceof PatternError) return toolError(`Cannot search ${input.uri}: ${error.message}.`);
+      if (error instanceof QueryError) return toolError(`Cannot search ${input.uri}: ${error.message}.`);
       throw error;
     }
     const budget = this.budgetOf(ctx);
@@ -196,65 +187,14 @@ export class EphemeralResourceTools {
     };
   }
 
-  /**
-   * Where a URI's content is: an ephemeral resource of the caller's, else a declared
-   * resource read through its own pipeline (so its owner rules, interceptors and cache
-   * apply), else an `isError` result saying it is unknown.
-   */
-  private async locate(
-    uri: string,
-    ctx: ToolContext,
-  ): Promise<
-    | { ok: true; meta: StoredResourceMeta; content: StoredContent; walk?: PartialWalk | undefined }
-    | { ok: false; error: ReturnType<typeof toolError> }
-  > {
-    const refuse = (message: string) => ({ ok: false as const, error: toolError(message) });
-    const meta = await this.resources.stat(uri, ctx.owner);
-    if (meta) return { ok: true, meta, content: this.resources.storage };
-    const started = this.walkLimits.clock.now();
-    let read: DeclaredRead | undefined;
-    try {
-      read = await this.readDeclared(uri, ctx);
-    } catch (error) {
-      // A resource's own refusal (-32002, -32602, …) is this tool's error, not a protocol error of tools/call.
-      if (isProtocolError(error)) return refuse(`Cannot read ${uri}: ${(error as Error).message}`);
-      throw error;
-    }
-    if (!read) {
-      const expiredAt = await this.resources.expiredAt(uri, ctx.owner);
-      return { ok: false, error: expiredAt === undefined ? notFound(uri) : expired(uri, expiredAt) };
-    }
-    try {
-      const walked = read.pageUri && (await this.walk(uri, read.result, read.pageUri, ctx, started));
-      if (!walked) return { ok: true, ...declaredContent(uri, read.result) };
-      return {
-        ok: true,
-        ...declaredValue(uri, walked.items, "application/json"),
-        walk: walked.stopped && partialWalk(walked.pages, walked.items.length, walked.stopped),
-      };
-    } catch (error) {
-      if (error instanceof RangeError || error instanceof PageReadError) return refuse(error.message);
-      throw error;
-    }
-  }
-
-  /**
-   * Reads the pages of a paginated declared resource after the first, through the same
-   * reader (so each page passes its own pipeline), within the walk's bounds.
-   */
-  private walk(
-    uri: string,
-    first: ReadResourceResult,
-    pageUri: (cursor: string) => string,
-    ctx: ToolContext,
-    started: number,
-  ) {
-    const readPage = async (next: string) => {
-      const page = await this.readDeclared(next, ctx);
-      if (!page) throw new Error("no declared resource serves it any more");
-      return page.result;
-    };
-    return walkPages(uri, first, pageUri, readPage, this.walkLimits, started);
+  async queryResource(input: QueryInput, ctx: ToolContext) {
+    const located = await this.locate(input.uri, ctx);
+    if (!located.ok) return located.error;
+    const { meta, content, walk } = located;
+    const answer = await queryResource(input, meta, content, ctx.owner, this.budgetOf(ctx), this.queries);
+    if (!walk || "isError" in answer) return answer;
+    const hint = "hint" in answer && answer.hint !== undefined ? `${answer.hint} ${walk.hint}` : walk.hint;
+    return { ...answer, ...walk, hint };
   }
 
   private budgetOf(ctx: ToolContext): number {
@@ -268,25 +208,4 @@ function describeByteSlice(slice: ResourceSlice): string {
   return slice.nextOffset === null
     ? `${where}; this is the last chunk`
     : `${where}; next offset ${slice.nextOffset}`;
-}
-
-/** What an answer read from a walk that stopped early says: that it is partial, and how to go on. */
-function partialWalk(pages: number, items: number, stopped: { nextUri: string; bound: string }): PartialWalk {
-  return {
-    partial: true,
-    continueUri: stopped.nextUri,
-    hint: `Only the first ${pages} pages (${items} items) of this paginated resource were read: the walk stops ${stopped.bound}. Offsets count from the first page read; for the items after these, call again with uri ${JSON.stringify(stopped.nextUri)}.`,
-  };
-}
-
-function expired(uri: string, at: number) {
-  return toolError(
-    `Expired resource: ${uri} expired at ${new Date(at).toISOString()}. Run the tool that made it again to get a fresh one.`,
-  );
-}
-
-function notFound(uri: string) {
-  return toolError(
-    `Unknown resource: ${uri}. No resource you may read has this URI (an ephemeral one may have expired); list them with resources/list, or run the tool that made it again.`,
-  );
 }

@@ -2,6 +2,7 @@ import type { RE2 } from "re2-wasm";
 import { requirePackage } from "../common/require-package.js";
 import type { StoredResourceMeta } from "../storage/storage.js";
 import { type StoredContent, walkEntries } from "./entry-reader.js";
+import { type ScanBounds, scanEntries } from "./query-scan.js";
 
 /**
  * Bytes of items or lines one search call scans at most (8 MiB) before answering with
@@ -129,6 +130,47 @@ export async function searchResource(
   };
 }
 
+/** What `search_resource` with `count: true` answers: the number of matches, and how far it got when bounded. */
+export interface SearchCount {
+  count: number;
+  partial?: true;
+  /** When partial: items or lines counted from the offset, where to go on, and how. */
+  scanned?: number;
+  nextOffset?: number;
+  hint?: string;
+}
+
+/**
+ * Counts the items or lines that match from `offset` to the end of the resource, streamed
+ * and bounded like an aggregate scan (`bounds`): past a bound the count is partial and
+ * says where to go on.
+ */
+export async function countSearch(
+  storage: StoredContent,
+  meta: StoredResourceMeta,
+  options: Omit<SearchOptions, "limit">,
+  bounds: ScanBounds,
+): Promise<SearchCount> {
+  if (meta.kind === "bytes")
+    throw new PatternError("binary content cannot be searched; read it with byte slices");
+  const test = await matcher({ ...options, limit: 0 });
+  const from = options.offset ?? 0;
+  let count = 0;
+  const end = await scanEntries(storage, meta, from, bounds, (text) => {
+    if (test(text)) count++;
+    return true;
+  });
+  if (end.bound === undefined || end.next === null) return { count };
+  const unit = meta.kind === "json-array" ? "items" : "lines";
+  return {
+    count,
+    partial: true,
+    scanned: end.scanned,
+    nextOffset: end.next,
+    hint: `Counted ${unit} ${from} to ${end.next - 1} of ${meta.total}: the count stopped ${end.bound}. Count again with offset ${end.next} and add the counts.`,
+  };
+}
+
 /** Lets timers and other sessions' requests run before going on. */
 function yieldToEventLoop(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
@@ -142,7 +184,7 @@ let re2: Promise<typeof RE2> | undefined;
  * into the user's bundle, where it no longer finds its `.wasm` file (it looks beside itself);
  * required, it stays in node_modules, whole.
  */
-function loadRe2(): Promise<typeof RE2> {
+export function loadRe2(): Promise<typeof RE2> {
   re2 ??= Promise.resolve()
     .then(() => (requirePackage("re2-wasm") as typeof import("re2-wasm")).RE2)
     .catch((error: unknown) => {

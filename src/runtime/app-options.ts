@@ -33,6 +33,13 @@ export interface McpAppOptions {
   text?: TextFormat | undefined;
   /** Ephemeral resources: lifetime, quotas, clean-up, tool names. */
   ephemeral?: EphemeralSettings | undefined;
+  /**
+   * Bounds of every aggregate scan: `query_resource`, `search_resource({ count: true })`.
+   * A scan stops after `maxScanItems` items (default 100,000) or `maxScanMs` ms (default
+   * 2,000) and answers `partial: true`; at most `maxGroups` groups (default 1,000) are
+   * kept, the largest, past which the answer is partial too.
+   */
+  aggregate?: AggregateSettings | undefined;
   /** Page size of `tools/list`, `resources/list`, `resources/templates/list`, `prompts/list` (default 100). */
   listPageSize?: number | undefined;
   /** Limits on tool, resource and prompt arguments, checked before validation. */
@@ -78,6 +85,16 @@ export interface McpAppOptions {
    * 2025-11-25 on `@modelcontextprotocol/sdk` 1.x.
    */
   protocol?: "2026-07-28" | undefined;
+}
+
+/** Bounds of aggregate scans (`McpFactory.create(…, { aggregate })`). */
+export interface AggregateSettings {
+  /** Items one scan reads at most (default 100,000). */
+  maxScanItems?: number | undefined;
+  /** Milliseconds one scan takes at most (default 2,000). */
+  maxScanMs?: number | undefined;
+  /** Groups one answer keeps at most, the largest (default 1,000). */
+  maxGroups?: number | undefined;
 }
 
 export const DEFAULT_INPUT_LIMITS: InputLimits = { maxBytes: 1024 * 1024, maxElements: 10_000, maxDepth: 32 };

@@ -12,6 +12,8 @@ import type { ResultCache } from "../cache/result-cache.js";
 import { SingleFlight } from "../cache/single-flight.js";
 import { EphemeralResources } from "../ephemeral/ephemeral-resources.js";
 import { settingsForStorage } from "../ephemeral/ephemeral-settings.js";
+import { DEFAULT_MAX_GROUPS } from "../ephemeral/query-groups.js";
+import { SCAN_DEFAULTS } from "../ephemeral/query-scan.js";
 import { resourceHandle } from "../ephemeral/resource-handle.js";
 import { EphemeralResourceTools } from "../ephemeral/resource-tools.js";
 import { resourceToolsService } from "../ephemeral/resource-tools.service.js";
@@ -37,6 +39,7 @@ import { acquireAll, awaitReady } from "./lifecycle.js";
 import { McpApp } from "./mcp-app.js";
 import { collectModuleGraph } from "./module-graph.js";
 import { pipelineStages } from "./pipeline-stages.js";
+import { queryCursors } from "./query-cursors.js";
 import {
   budgetsResources,
   declaresEphemeral,
@@ -96,7 +99,15 @@ export const McpFactory = {
     const resourceTools = {
       read: options.ephemeral?.readToolName ?? "read_resource",
       search: options.ephemeral?.searchToolName ?? "search_resource",
+      query: options.ephemeral?.queryToolName ?? "query_resource",
     };
+    const cursors = new CursorCodec({
+      keyring,
+      clock,
+      ttlMs: options.cursorTtlMs ?? 24 * 60 * 60 * 1000,
+      encrypt: options.encryptCursors ?? false,
+      maxLength: options.maxCursorLength ?? 1024,
+    });
     // The tools that read any resource in slices: for stored results, and for declared
     // resources a budget may refuse whole (the refusal points to them).
     const withResourceTools =
@@ -116,13 +127,7 @@ export const McpFactory = {
       appInterceptors,
       interceptorOf,
       bus: events,
-      cursors: new CursorCodec({
-        keyring,
-        clock,
-        ttlMs: options.cursorTtlMs ?? 24 * 60 * 60 * 1000,
-        encrypt: options.encryptCursors ?? false,
-        maxLength: options.maxCursorLength ?? 1024,
-      }),
+      cursors,
       cache: appContainer.resolve(CACHE) as ResultCache,
       flights,
       trust,
@@ -148,6 +153,16 @@ export const McpFactory = {
             appBudget,
             declaredResourceReader(builtRegistry),
             clock,
+            {
+              counter,
+              cursors: queryCursors(cursors),
+              bounds: {
+                maxItems: options.aggregate?.maxScanItems ?? SCAN_DEFAULTS.maxItems,
+                maxMs: options.aggregate?.maxScanMs ?? SCAN_DEFAULTS.maxMs,
+              },
+              maxGroups: options.aggregate?.maxGroups ?? DEFAULT_MAX_GROUPS,
+              tool: resourceTools.query,
+            },
           ),
           resourceTools,
         ),

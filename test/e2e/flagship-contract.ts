@@ -106,6 +106,7 @@ export function flagshipContract(
         "get_article",
         "list_articles",
         "list_files",
+        "query_resource",
         "read_resource",
         "record_metric",
         "search_resource",

@@ -8,6 +8,7 @@ const CHILD = "test/support/lazy-imports.mjs";
 const NONE = {
   tokenizer: false,
   re2: false,
+  mingo: false,
   ioredis: false,
   http: false,
   pg: false,
@@ -29,6 +30,8 @@ describe("heavy packages load only when used (a fresh process on the compiled pa
     expect(steps.budgeted).toEqual({ ...NONE, tokenizer: true, sdkClient: true });
     expect(steps.literalSearch?.re2).toBe(false);
     expect(steps.regexSearch?.re2).toBe(true);
+    expect(steps.regexSearch?.mingo).toBe(false);
+    expect(steps.query?.mingo).toBe(true);
     expect(steps.redisConstructed).toMatchObject({ ioredis: true, http: false });
     expect(steps.appCreated?.http).toBe(false);
     expect(steps.httpHandler).toMatchObject({ http: true, pg: false, s3: false });

@@ -520,6 +520,7 @@ describe("hostile inputs, in memory (session B fuzzes, session A holds a secret)
       "remember",
       "read_resource",
       "search_resource",
+      "query_resource",
     );
     await runProperty(
       "tool arguments (random JSON)",

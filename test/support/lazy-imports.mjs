@@ -8,6 +8,7 @@ import { MessageChannel } from "node:worker_threads";
 const HEAVY = {
   tokenizer: /\/gpt-tokenizer\//,
   re2: /\/re2-wasm\//,
+  mingo: /\/mingo\//,
   ioredis: /\/ioredis\//,
   http: /@modelcontextprotocol\/sdk\/dist\/esm\/server\/streamableHttp\.js$/,
   pg: /\/node_modules\/pg\//,
@@ -103,8 +104,12 @@ class DocsService {
   lines() {
     return Array.from({ length: 50 }, (_, i) => `line ${i}`).join("\n");
   }
+  items() {
+    return Array.from({ length: 50 }, (_, i) => ({ id: i, odd: i % 2 === 1 }));
+  }
 }
 decorate(DocsService, "lines", Resource("docs://lines", { mimeType: "text/plain" }));
+decorate(DocsService, "items", Resource("docs://items", { mimeType: "application/json" }));
 McpService()(DocsService);
 class DocsModule {}
 McpModule({ services: [DocsService] })(DocsModule);
@@ -121,6 +126,13 @@ const regex = await docs.client.callTool({
 });
 if (!text(regex).includes("line 49")) throw new Error(`regex search: ${JSON.stringify(regex)}`);
 await snapshot("regexSearch");
+// query_resource: mingo loads on the first query with a where, not before.
+const queried = await docs.client.callTool({
+  name: "query_resource",
+  arguments: { uri: "docs://items", where: { odd: true }, limit: 1 },
+});
+if (queried.structuredContent?.total !== 25) throw new Error(`query: ${JSON.stringify(queried)}`);
+await snapshot("query");
 await docs.close();
 
 // 4. A Redis provider: ioredis loads when one is constructed.
