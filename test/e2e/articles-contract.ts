@@ -48,8 +48,7 @@ export function articlesContract(open: () => Promise<ArticlesRepo>, cleanUp?: ()
       cursorSecret: "articles-test-secret-0123456789",
       providers: [{ provide: ARTICLES_REPO, useValue: repo }],
     });
-    // `open` starts and seeds a database (an embedded PostgreSQL takes seconds on a busy machine).
-  }, 60_000);
+  });
   afterAll(async () => {
     try {
       await t?.close();

@@ -9,10 +9,6 @@ import { PgliteArticlesRepo } from "../../examples/articles/pglite-articles.repo
 import { PostgresArticlesRepo } from "../../examples/articles/postgres-articles.repo.js";
 import { articlesContract } from "./articles-contract.js";
 
-// Each test that queries starts an embedded PostgreSQL (PGlite): about a second alone, several
-// on a busy machine. The time allowed is for that, not for a slow test to hide in.
-const STARTS = 60_000;
-
 describe("articles example on PGlite", () => {
   articlesContract(async () => {
     const repo = new PgliteArticlesRepo();
@@ -44,41 +40,33 @@ describe("articles example wiring", () => {
     expect(() => createArticlesRepo({ ARTICLES_DB: "sqlite" })).toThrow(/use "pglite" or "postgres"/);
   });
 
-  it(
-    "builds the repository through the module's factory and closes it with the app",
-    async () => {
-      vi.stubEnv("ARTICLES_DB", "pglite");
-      const t = await createTestClient(ArticlesModule, { cursorSecret: "articles-test-secret-0123456789" });
-      const repo = t.app.get<ArticlesRepo>(ARTICLES_REPO);
-      expect(repo).toBeInstanceOf(PgliteArticlesRepo);
-      const result = await t.client.callTool({ name: "list_articles", arguments: { site: "tech" } });
-      expect((result.structuredContent as { count: number }).count).toBe(20);
-      await t.close();
-      expect((repo as PgliteArticlesRepo).closed).toBe(true);
-      await expect(repo.sites()).rejects.toThrow("the articles repository is closed");
-    },
-    STARTS,
-  );
+  it("builds the repository through the module's factory and closes it with the app", async () => {
+    vi.stubEnv("ARTICLES_DB", "pglite");
+    const t = await createTestClient(ArticlesModule, { cursorSecret: "articles-test-secret-0123456789" });
+    const repo = t.app.get<ArticlesRepo>(ARTICLES_REPO);
+    expect(repo).toBeInstanceOf(PgliteArticlesRepo);
+    const result = await t.client.callTool({ name: "list_articles", arguments: { site: "tech" } });
+    expect((result.structuredContent as { count: number }).count).toBe(20);
+    await t.close();
+    expect((repo as PgliteArticlesRepo).closed).toBe(true);
+    await expect(repo.sites()).rejects.toThrow("the articles repository is closed");
+  });
 
-  it(
-    "seeds a database directory once and keeps it across restarts",
-    async () => {
-      const dir = mkdtempSync(join(tmpdir(), "articles-"));
-      try {
-        const dataDir = join(dir, "pgdata");
-        const first = new PgliteArticlesRepo({ dataDir, seed: 30 });
-        await first.upsert([
-          { site: "tech", slug: "kept", title: "Kept", premium: false, updatedAt: new Date(0), body: "b" },
-        ]);
-        await first.close();
-        const again = new PgliteArticlesRepo({ dataDir, seed: 30 });
-        expect((await again.listAfter("tech", null, 100)).length).toBe(11);
-        expect((await again.get("tech", "kept"))?.body).toBe("b");
-        await again.close();
-      } finally {
-        rmSync(dir, { recursive: true, force: true });
-      }
-    },
-    STARTS,
-  );
+  it("seeds a database directory once and keeps it across restarts", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "articles-"));
+    try {
+      const dataDir = join(dir, "pgdata");
+      const first = new PgliteArticlesRepo({ dataDir, seed: 30 });
+      await first.upsert([
+        { site: "tech", slug: "kept", title: "Kept", premium: false, updatedAt: new Date(0), body: "b" },
+      ]);
+      await first.close();
+      const again = new PgliteArticlesRepo({ dataDir, seed: 30 });
+      expect((await again.listAfter("tech", null, 100)).length).toBe(11);
+      expect((await again.get("tech", "kept"))?.body).toBe("b");
+      await again.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });

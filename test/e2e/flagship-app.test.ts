@@ -69,8 +69,8 @@ describe("flagship configuration", () => {
 
 describe("flagship start-up", () => {
   it("says which port is taken and how to pick another, and closes the app it built", async () => {
-    // A plain socket holds the port, so the test builds one flagship (and one embedded
-    // PostgreSQL), not two; the time allowed is that of a busy machine starting it.
+    // A plain socket holds the port, so the test builds one flagship (and starts one
+    // embedded PostgreSQL), not two.
     const holder = createServer();
     await new Promise<void>((resolve) => holder.listen(0, "127.0.0.1", resolve));
     const { port } = holder.address() as AddressInfo;
@@ -85,7 +85,7 @@ describe("flagship start-up", () => {
       closed.mockRestore();
       await new Promise((resolve) => holder.close(resolve));
     }
-  }, 60_000);
+  });
 });
 
 describe("flagship on PGlite, cache and storage in memory", () => {

@@ -76,7 +76,7 @@ export function flagshipContract(
     server = await startServer(await config(), { port: 0 });
     reader = await connect(server.url);
     admin = await connect(server.url, "demo-admin");
-  }, 60_000);
+  });
   afterAll(async () => {
     try {
       await reader?.close();
