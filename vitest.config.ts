@@ -19,7 +19,10 @@ export default defineConfig({
     // time (vitest.reliability.config.ts), so it neither starves nor is starved by them.
     exclude: ["test/reliability/**", "**/node_modules/**"],
     setupFiles: ["test/setup.ts"],
-    testTimeout: 20_000,
-    hookTimeout: 20_000,
+    // A timeout is there to catch a hang, not a slow machine: the longest tests (starting an
+    // embedded PostgreSQL, seeding it) take a few seconds alone and several times that while
+    // other suites share the cores. Tests give a timeout of their own only to raise this one.
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
   },
 });

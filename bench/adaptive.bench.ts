@@ -13,7 +13,7 @@
  * (a) catalogue items of about 25 tokens (uri, title, updatedAt, premium), limit 20,
  *     maxLimit 100, no budget;
  * (b) the same under `@Budget(2000)`, which cuts grown pages to what fits;
- * (c) the articles example (examples/articles, SQLite, 1,000 rows in one site; limit 20,
+ * (c) the articles example (examples/articles, PGlite, 1,000 rows in one site; limit 20,
  *     maxLimit 50), walked without `limit` (adaptive) and with `limit: 20` on every call
  *     (what fixed pages do);
  * (d) what `tools/list` costs for the tool: the `limit` input's description tells the
@@ -41,7 +41,7 @@ import {
 } from "frugal-mcp";
 import { ArticlesModule } from "../examples/articles/app.module.js";
 import { ARTICLES_REPO, generateArticles } from "../examples/articles/articles.repo.js";
-import { SqliteArticlesRepo } from "../examples/articles/sqlite-articles.repo.js";
+import { PgliteArticlesRepo } from "../examples/articles/pglite-articles.repo.js";
 import { median } from "./lib/measure.js";
 
 const ITEMS = 1_000;
@@ -193,7 +193,7 @@ const walkMs = {
 
 // ---------------------------------------------------------------- (c) the articles example
 log("articles example…");
-const repo = new SqliteArticlesRepo({ seed: 0 });
+const repo = new PgliteArticlesRepo({ seed: 0 });
 await repo.upsert(generateArticles(ITEMS, { sites: ["bench"] }));
 const articlesApp = await McpFactory.create(ArticlesModule, {
   name: "articles-bench",
@@ -203,7 +203,7 @@ const articlesApp = await McpFactory.create(ArticlesModule, {
 });
 const articles = await connect(articlesApp);
 const articlesRow: Row = {
-  scenario: `articles example: full walk of ${ITEMS.toLocaleString("en")} rows (SQLite)`,
+  scenario: `articles example: full walk of ${ITEMS.toLocaleString("en")} rows (PGlite)`,
   fixed: await read(articles, "list_articles", { site: "bench", limit: 20 }),
   adaptive: await read(articles, "list_articles", { site: "bench" }),
 };

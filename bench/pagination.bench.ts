@@ -1,7 +1,7 @@
 /**
  * Cost of deep pages under `@Paginated` (`npm run bench:pagination`).
  *
- * (a) Keyset pages of SQL rows. The articles example (examples/articles) on SQLite with
+ * (a) Keyset pages of SQL rows. The articles example (examples/articles) on PGlite with
  *     100,000 rows in one site, reached by a real SDK `Client` over an in-memory transport.
  *     The walk first reads all 2,000 pages of 50 (checking every row comes exactly once, in
  *     order) and keeps the real cursor that page 1,000 starts from. Then page 1 and page
@@ -10,7 +10,7 @@
  *     full GC, 15 rounds of 200 sequential calls per page in rotating order; reported are
  *     the median µs/call and the median of per-round ratios (bench/lib/measure.ts).
  *     Goal: page 1,000 / page 1 ≤ 1.2.
- *     For contrast, the same SELECT is timed directly in SQLite at pages 1, 100, 1,000 and
+ *     For contrast, the same SELECT is timed directly in PGlite at pages 1, 100, 1,000 and
  *     2,000, once with the keyset condition and once with `LIMIT 51 OFFSET n`: OFFSET steps
  *     over every earlier row, so its cost grows with depth, where the keyset seek does not.
  * (b) An async generator of 1,000,000 items behind a `@Paginated` tool: how many items it
@@ -36,7 +36,7 @@ import {
 } from "frugal-mcp";
 import { ArticlesModule } from "../examples/articles/app.module.js";
 import { ARTICLES_REPO, compareByKey, generateArticles } from "../examples/articles/articles.repo.js";
-import { SqliteArticlesRepo } from "../examples/articles/sqlite-articles.repo.js";
+import { PgliteArticlesRepo } from "../examples/articles/pglite-articles.repo.js";
 import { type Contender, median, medianRatio, runInterleaved, type Samples } from "./lib/measure.js";
 
 const ROWS = 100_000;
@@ -72,9 +72,19 @@ async function callPage(client: Client, name: string, args: Record<string, unkno
 // ---------------------------------------------------------------- (a) SQL rows
 log(`seeding ${ROWS.toLocaleString("en")} rows…`);
 const rows = generateArticles(ROWS, { sites: ["bench"] });
-const repo = new SqliteArticlesRepo({ seed: 0 });
+/** The example's repository, with its database at hand for the SQL-alone timings. */
+class BenchRepo extends PgliteArticlesRepo {
+  async sql<T>(text: string, params: unknown[] = []): Promise<T[]> {
+    await this.ready();
+    return (await this.client.query<T>(text, params)).rows;
+  }
+}
+const repo = new BenchRepo({ seed: 0 });
 await repo.upsert(rows);
-repo.db.exec("ANALYZE");
+await repo.sql("ANALYZE");
+const [{ version: database } = { version: "?" }] = await repo.sql<{ version: string }>(
+  "SELECT version() AS version",
+);
 const order = [...rows].sort(compareByKey);
 const articlesApp = await McpFactory.create(ArticlesModule, {
   name: "articles-bench",
@@ -135,37 +145,32 @@ const mcp = await runInterleaved(
   { warmup: 200, rounds: MCP_ROUNDS, opsPerRound: 200, onRound: progress("mcp", MCP_ROUNDS) },
 );
 
-// The same SELECT as SqliteArticlesRepo, timed in SQLite alone: keyset seek vs OFFSET.
+// The same SELECT as SqlArticlesRepo, timed in PGlite alone: keyset seek vs OFFSET.
 const SUMMARY = "site, slug, title, premium, updated_at, substr(body, 1, 120) AS excerpt";
-const keysetFirst = repo.db.prepare(
-  `SELECT ${SUMMARY} FROM articles WHERE site = ? ORDER BY updated_at, slug LIMIT ?`,
-);
-const keysetAfter = repo.db.prepare(
-  `SELECT ${SUMMARY} FROM articles WHERE site = ? AND (updated_at, slug) > (?, ?) ORDER BY updated_at, slug LIMIT ?`,
-);
-const offset = repo.db.prepare(
-  `SELECT ${SUMMARY} FROM articles WHERE site = ? ORDER BY updated_at, slug LIMIT ? OFFSET ?`,
-);
-const plan = (sql: { source: string }, ...args: unknown[]) =>
-  (repo.db.prepare(`EXPLAIN QUERY PLAN ${sql.source}`).all(...args) as Array<{ detail: string }>)
-    .map((r) => r.detail)
+const keysetFirst = `SELECT ${SUMMARY} FROM ${repo.table} WHERE site = $1 ORDER BY updated_at, slug LIMIT $2`;
+const keysetAfter = `SELECT ${SUMMARY} FROM ${repo.table} WHERE site = $1 AND (updated_at, slug) > ($2, $3) ORDER BY updated_at, slug LIMIT $4`;
+const offset = `SELECT ${SUMMARY} FROM ${repo.table} WHERE site = $1 ORDER BY updated_at, slug LIMIT $2 OFFSET $3`;
+const plan = async (sql: string, ...args: unknown[]) =>
+  (await repo.sql<{ "QUERY PLAN": string }>(`EXPLAIN ${sql}`, args))
+    .map((r) => r["QUERY PLAN"].trim())
     .join("; ");
 const keysetPage = (page: number) => {
   const last = order[(page - 1) * PAGE - 1];
   return last
-    ? () => keysetAfter.all("bench", last.updatedAt.getTime(), last.slug, PAGE + 1)
-    : () => keysetFirst.all("bench", PAGE + 1);
+    ? () => repo.sql<{ slug: string }>(keysetAfter, ["bench", last.updatedAt, last.slug, PAGE + 1])
+    : () => repo.sql<{ slug: string }>(keysetFirst, ["bench", PAGE + 1]);
 };
-const offsetPage = (page: number) => () => offset.all("bench", PAGE + 1, (page - 1) * PAGE);
+const offsetPage = (page: number) => () =>
+  repo.sql<{ slug: string }>(offset, ["bench", PAGE + 1, (page - 1) * PAGE]);
 for (const page of SQL_DEPTHS) {
-  const a = keysetPage(page)() as Array<{ slug: string }>;
-  const b = offsetPage(page)() as Array<{ slug: string }>;
+  const a = await keysetPage(page)();
+  const b = await offsetPage(page)();
   if (a.map((r) => r.slug).join() !== b.map((r) => r.slug).join()) throw new Error(`page ${page} differs`);
 }
-const sqlContenders = (kind: string, make: (page: number) => () => unknown): Contender[] =>
+const sqlContenders = (kind: string, make: (page: number) => () => Promise<unknown>): Contender[] =>
   SQL_DEPTHS.map((page) => {
     const run = make(page);
-    return { name: `${kind} page ${page}`, once: async () => run() };
+    return { name: `${kind} page ${page}`, once: run };
   });
 const SQL_ROUNDS = 9;
 const keyset = await runInterleaved(sqlContenders("keyset", keysetPage), {
@@ -281,7 +286,7 @@ const sql = SQL_DEPTHS.map((page) => ({
   offsetRatioToPage1: page === 1 ? 1 : round(medianRatio(offsets, `offset page ${page}`, "offset page 1")),
 }));
 
-console.log(`### (a) ${ROWS.toLocaleString("en")} SQLite rows, pages of ${PAGE}\n`);
+console.log(`### (a) ${ROWS.toLocaleString("en")} PGlite rows, pages of ${PAGE}\n`);
 console.log(`| through the MCP client | µs/call (median of ${MCP_ROUNDS} rounds) | ratio to page 1 |`);
 console.log("| --- | ---: | ---: |");
 console.log(`| page 1 | ${us(mcp, "page 1").toFixed(1)} | 1.00 |`);
@@ -333,11 +338,15 @@ const results = {
   cpus: cpus().length,
   cpuModel: cpus()[0]?.model,
   memoryGiB: Math.round(totalmem() / 2 ** 30),
-  sqlite: {
+  pglite: {
+    database,
     rows: ROWS,
     pageSize: PAGE,
     walk: { pages, rows: walked },
-    queryPlan: { keyset: plan(keysetAfter, "bench", 0, "", 1), offset: plan(offset, "bench", 1, 0) },
+    queryPlan: {
+      keyset: await plan(keysetAfter, "bench", new Date(0), "", 1),
+      offset: await plan(offset, "bench", 1, 0),
+    },
     mcp: {
       method: { warmup: 200, rounds: MCP_ROUNDS, callsPerRound: 200 },
       medianUsPerCall: {

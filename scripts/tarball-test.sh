@@ -120,7 +120,7 @@ check_install() {
   addons="$(find node_modules \( -name '*.node' -o -name binding.gyp \) -type f | awk 'NR <= 5')"
   [ -z "$addons" ] || fail "$kind: the install has native addons: $(echo "$addons" | tr '\n' ' ')"
   local name
-  for name in better-sqlite3 pg s3rver fast-check; do
+  for name in @electric-sql/pglite pg s3rver fast-check; do
     if [ -n "$(find node_modules -path "*node_modules/$name/package.json" -print -quit)" ]; then
       fail "$kind: the install has \`$name\` (examples and tests only): $(npm ls "$name" --all 2>/dev/null | tail -n +2 | tr -s ' \n' ' ')"
     fi

@@ -1,19 +1,20 @@
 import { McpModule } from "frugal-mcp";
 import { ARTICLES_REPO, type ArticlesRepo } from "./articles.repo.js";
 import { ArticlesService } from "./articles.service.js";
+import { PgliteArticlesRepo } from "./pglite-articles.repo.js";
 import { PostgresArticlesRepo } from "./postgres-articles.repo.js";
-import { SqliteArticlesRepo } from "./sqlite-articles.repo.js";
 
 /**
- * Picks the store from the environment: Postgres when `ARTICLES_DB=postgres`, or when
- * `DATABASE_URL` is set (and `ARTICLES_DB` is not `sqlite`); otherwise an embedded SQLite
- * database (`ARTICLES_SQLITE_FILE`, default in memory), seeded with 5,000 rows.
+ * Picks the store from the environment: a PostgreSQL server when `ARTICLES_DB=postgres`,
+ * or when `DATABASE_URL` is set (and `ARTICLES_DB` is not `pglite`); otherwise PGlite,
+ * embedded (`ARTICLES_PGLITE_DIR`, default in memory), seeded with 5,000 rows. Both run
+ * the same SQL (`SqlArticlesRepo`).
  */
 export function createArticlesRepo(env: NodeJS.ProcessEnv = process.env): ArticlesRepo {
-  const wanted = env.ARTICLES_DB ?? (env.DATABASE_URL ? "postgres" : "sqlite");
+  const wanted = env.ARTICLES_DB ?? (env.DATABASE_URL ? "postgres" : "pglite");
   if (wanted === "postgres") return new PostgresArticlesRepo({ connectionString: env.DATABASE_URL });
-  if (wanted === "sqlite") return new SqliteArticlesRepo({ filename: env.ARTICLES_SQLITE_FILE });
-  throw new Error(`ARTICLES_DB is "${wanted}"; use "sqlite" or "postgres"`);
+  if (wanted === "pglite") return new PgliteArticlesRepo({ dataDir: env.ARTICLES_PGLITE_DIR });
+  throw new Error(`ARTICLES_DB is "${wanted}"; use "pglite" or "postgres"`);
 }
 
 /**

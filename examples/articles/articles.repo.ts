@@ -20,7 +20,7 @@ export interface ArticleKey {
 }
 
 /**
- * The storage the service needs. Both implementations push the keyset condition into SQL,
+ * The storage the service needs. `SqlArticlesRepo` pushes the keyset condition into SQL,
  * so page 1,000 costs what page 1 costs (see bench/pagination.bench.ts).
  */
 export interface ArticlesRepo {
@@ -40,7 +40,7 @@ export interface ArticlesRepo {
 }
 
 /**
- * DI token of the repository: the module's factory picks SQLite or Postgres, and tests
+ * DI token of the repository: the module's factory picks PGlite or Postgres, and tests
  * override it with `{ provide: ARTICLES_REPO, useValue: repo }`. A symbol, because an
  * interface has no runtime value to inject by.
  */
@@ -105,7 +105,7 @@ export function generateArticles(count: number, options: GenerateOptions = {}): 
     );
     return {
       site,
-      // Not in insertion order, so a walk that leaned on rowid order would show it.
+      // Not in insertion order, so a walk that leaned on the order rows were stored in would show it.
       slug: `${topic}-${String((n * 7919) % 1_000_003).padStart(7, "0")}`,
       title: `${topic[0]?.toUpperCase()}${topic.slice(1)} notes #${n}`,
       premium: n % 4 === 0,

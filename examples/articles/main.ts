@@ -3,7 +3,7 @@ import { McpFactory } from "frugal-mcp";
 import { ArticlesModule } from "./app.module.js";
 
 // `node main.js --stdio` for desktop clients; otherwise Streamable HTTP on PORT (default 3001).
-// The store: SQLite in memory unless DATABASE_URL or ARTICLES_DB=postgres (see app.module.ts).
+// The store: PGlite in memory unless DATABASE_URL or ARTICLES_DB=postgres (see app.module.ts).
 // Set CURSOR_SECRET (16+ bytes) so cursors survive restarts and work across instances.
 const app = await McpFactory.create(ArticlesModule, {
   name: "articles",

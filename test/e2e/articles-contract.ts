@@ -1,6 +1,6 @@
 /**
  * The behaviour both articles repositories must show through the real MCP client:
- * articles-sqlite.test.ts and articles-postgres.test.ts each run it on their own store.
+ * articles-pglite.test.ts and articles-postgres.test.ts each run it on their own store.
  * (Not a *.test.ts file itself, so vitest runs it only through those two.)
  */
 import { createTestClient, type TestClient } from "frugal-mcp";
@@ -34,7 +34,7 @@ export function expectedSlugs(rows: readonly Article[], site: string): string[] 
 }
 
 /**
- * Registers the shared tests. `open` returns a repository seeded with `SEEDED`; the app
+ * Registers the shared tests. `open` returns a ready repository seeded with `SEEDED`; the app
  * closes it (and so its connections) in `afterAll`, then `cleanUp` runs (e.g. dropping a
  * test schema once no pooled connection uses it).
  */

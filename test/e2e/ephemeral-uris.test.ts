@@ -318,7 +318,7 @@ describe("a 100 MB result spills with default settings", () => {
     if (redisUp) await deletePrefix(PREFIX);
   });
 
-  it("on FileStorage", { timeout: 30_000 }, async () => {
+  it("on FileStorage", async () => {
     const t = await createTestClient(ResultsModule, {
       providers: [{ provide: STORAGE, useValue: new FileStorage({ dir: join(root, "files") }) }],
     });
@@ -331,7 +331,7 @@ describe("a 100 MB result spills with default settings", () => {
     }
   });
 
-  it.skipIf(!redisUp)("on RedisStorage", { timeout: 30_000 }, async () => {
+  it.skipIf(!redisUp)("on RedisStorage", async () => {
     const storage = new RedisStorage({ prefix: PREFIX });
     const t = await createTestClient(ResultsModule, { providers: [{ provide: STORAGE, useValue: storage }] });
     try {

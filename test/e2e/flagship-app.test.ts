@@ -1,10 +1,11 @@
 /**
  * The flagship (examples/app) end to end through the SDK client over Streamable HTTP:
- * on SQLite with everything in memory (the embedded default), and on PostgreSQL with the
+ * on PGlite with everything in memory (the embedded default), and on PostgreSQL with the
  * cache, storage and events in Redis, each in a schema and key prefix of its own (under
  * CI=true a missing service fails the suite instead of skipping it).
  */
 
+import { type AddressInfo, createServer } from "node:net";
 import {
   InMemoryEventBus,
   LruCache,
@@ -14,10 +15,10 @@ import {
   RedisStorage,
 } from "frugal-mcp";
 import pg from "pg";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { EMBEDDED_CONFIG, readAppConfig } from "../../examples/app/src/config/app-config.js";
+import { PgliteDatabase } from "../../examples/app/src/database/pglite-database.js";
 import { PostgresDatabase } from "../../examples/app/src/database/postgres-database.js";
-import { SqliteDatabase } from "../../examples/app/src/database/sqlite-database.js";
 import { startServer } from "../../examples/app/src/server.js";
 import { postgresAvailable, randomSchema } from "../support/postgres.js";
 import { DATABASE_URL, deletePrefix, REDIS_URL, randomPrefix, redisAvailable } from "../support/services.js";
@@ -34,8 +35,10 @@ describe("flagship configuration", () => {
         DATABASE_URL: "postgres://u@db/x",
         REDIS_URL: "redis://cache:6379",
         DATABASE_SCHEMA: "s1",
+        PGLITE_DIR: "/var/lib/frugal",
       }),
     ).toMatchObject({
+      pgliteDir: "/var/lib/frugal",
       databaseUrl: "postgres://u@db/x",
       databaseSchema: "s1",
       redisUrl: "redis://cache:6379",
@@ -47,6 +50,8 @@ describe("flagship configuration", () => {
       /DATABASE_URL must be a postgres:\/\/ URL, not "db\/x"; unset it/,
     );
     expect(() => readAppConfig({ REDIS_URL: "localhost:6379" })).toThrow(/REDIS_URL must be a redis:\/\//);
+    // The embedded database used to be SQLite: a file set for it must not be ignored silently.
+    expect(() => readAppConfig({ SQLITE_FILE: "app.db" })).toThrow(/set PGLITE_DIR to a directory/);
   });
 
   it("refuses a schema name that is not a plain identifier", () => {
@@ -64,22 +69,28 @@ describe("flagship configuration", () => {
 
 describe("flagship start-up", () => {
   it("says which port is taken and how to pick another, and closes the app it built", async () => {
+    // A plain socket holds the port, so the test builds one flagship (and starts one
+    // embedded PostgreSQL), not two.
+    const holder = createServer();
+    await new Promise<void>((resolve) => holder.listen(0, "127.0.0.1", resolve));
+    const { port } = holder.address() as AddressInfo;
     const config = { ...EMBEDDED_CONFIG, seed: { articles: 3, appLogLines: 3, accessLogLines: 3 } };
-    const first = await startServer(config, { port: 0 });
+    const closed = vi.spyOn(PgliteDatabase.prototype, "close");
     try {
-      const port = Number(new URL(first.url).port);
       await expect(startServer(config, { port })).rejects.toThrow(
         `port ${port} is in use; start with PORT=<another port>`,
       );
+      expect(closed).toHaveBeenCalled();
     } finally {
-      await first.close();
+      closed.mockRestore();
+      await new Promise((resolve) => holder.close(resolve));
     }
   });
 });
 
-describe("flagship on SQLite, cache and storage in memory", () => {
+describe("flagship on PGlite, cache and storage in memory", () => {
   flagshipContract(async () => ({ ...EMBEDDED_CONFIG, seed: TEST_SEED }), {
-    database: SqliteDatabase,
+    database: PgliteDatabase,
     cache: LruCache,
     storage: MemoryStorage,
     events: InMemoryEventBus,

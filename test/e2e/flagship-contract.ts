@@ -1,6 +1,6 @@
 /**
  * What the flagship (examples/app) must do through the real SDK client over Streamable
- * HTTP, on any backend: flagship-app.test.ts runs it on SQLite with everything in memory,
+ * HTTP, on any backend: flagship-app.test.ts runs it on PGlite with everything in memory,
  * and on PostgreSQL with Redis. (Not a *.test.ts file, so vitest runs it only from there.)
  */
 
@@ -76,7 +76,7 @@ export function flagshipContract(
     server = await startServer(await config(), { port: 0 });
     reader = await connect(server.url);
     admin = await connect(server.url, "demo-admin");
-  }, 60_000);
+  });
   afterAll(async () => {
     try {
       await reader?.close();

@@ -56,5 +56,5 @@ describe("the savings demo", () => {
     expect(page.match(/class="frugal"/g)).toHaveLength(steps.length);
     // Self-contained: no scripts, stylesheets or images fetched from anywhere.
     expect(page).not.toMatch(/<script|<link|src=|url\(/);
-  }, 60_000);
+  });
 });

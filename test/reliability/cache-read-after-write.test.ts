@@ -116,7 +116,7 @@ describe("read-after-write through the cache", () => {
     expect(staleReads).toBe(0);
     // The stale early misses never reached the cache: the next read is served the newest value.
     expect(readValue(await t.callTool({ name: "read", arguments: {} }))).toBe(2 * trials - 1);
-  }, 15_000);
+  });
 
   it("a call that starts after every caller cancelled runs anew instead of joining the cancelled run", async () => {
     const gate = { started: deferred(), abortSeen: deferred(), cleanup: deferred() };
@@ -136,7 +136,7 @@ describe("read-after-write through the cache", () => {
     expect(answered).not.toBe("still waiting");
     expect(result.isError).toBeFalsy();
     expect(result.structuredContent).toEqual({ run: 2 });
-  }, 15_000);
+  });
 });
 
 describe("a flight lets go of its callers' signals", () => {

@@ -42,5 +42,5 @@ describe.skipIf(!installed)("a RedisEventBus started before its Redis answers", 
     await other.ready();
     await other.emit("articles.changed");
     expect(await heard.promise).toBe("articles.changed");
-  }, 20_000);
+  });
 });

@@ -252,7 +252,7 @@ describe("the resumable-stream store of a session", () => {
     expect(peak).toBeLessThanOrEqual(16 * MiB);
     expect(app.stats().eventStoreBytes).toBeGreaterThan(4_900_000);
     expect(errors).toEqual([]);
-  }, 15_000);
+  });
 
   it("keeps the stores of all sessions within eventStoreTotalBytes", async () => {
     const { app } = await createApp();
@@ -265,7 +265,7 @@ describe("the resumable-stream store of a session", () => {
     }
     expect(peak).toBeLessThanOrEqual(12 * MiB);
     expect(peak).toBeGreaterThan(4_900_000);
-  }, 15_000);
+  });
 
   it("refuses a resume whose next events were dropped with a 400 JSON-RPC error, not a replay with a gap", async () => {
     const { app, errors } = await createApp();
@@ -329,7 +329,7 @@ describe("the resumable-stream store of a session", () => {
     ctl.abort();
     expect(received).toContain('"id":12');
     expect(errors).toEqual([]);
-  }, 15_000);
+  });
 
   it("MemoryEventStore: drops oldest first, shares a budget, and never resumes across a gap", async () => {
     const message = (n: number) => ({
@@ -416,7 +416,7 @@ describe("failed initializes", () => {
     });
     expect(app.stats().sessions).toBe(1);
     expect(errors).toEqual([]);
-  }, 15_000);
+  });
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -461,7 +461,7 @@ describe("idle sessions and the session cap", () => {
       structuredContent: { text: "still here" },
     });
     expect(errors).toEqual([]);
-  }, 15_000);
+  });
 
   it("answers the initialize beyond maxSessions with 503 and a JSON-RPC error", async () => {
     const { app, errors } = await createApp();
@@ -488,7 +488,7 @@ describe("idle sessions and the session cap", () => {
       structuredContent: { text: "room" },
     });
     expect(errors).toEqual([]);
-  }, 15_000);
+  });
 
   it("reclaims the sessions of 2,000 clients that went away without DELETE, heap roughly flat", async () => {
     const gc = collector();
@@ -548,7 +548,7 @@ describe("idle sessions and the session cap", () => {
     );
     expect(heapGrowth).toBeLessThan(6 * MiB);
     expect(errors).toEqual([]);
-  }, 15_000);
+  });
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -615,7 +615,7 @@ describe("session ownership", () => {
     expect(own.status).toBe(200);
     expect(app.stats().sessions).toBe(0);
     expect(errors).toEqual([]);
-  }, 15_000);
+  });
 
   it("compares principals with the app's principalOf", async () => {
     // Two tokens of one user (a refreshed token) are one principal.
@@ -647,5 +647,5 @@ describe("session ownership", () => {
     expect(refreshed.status).toBe(200);
     await refreshed.text();
     await jsonRpcError(await call("Bearer dave-1"), 404);
-  }, 15_000);
+  });
 });

@@ -218,7 +218,7 @@ describe("heap after GC", () => {
     } finally {
       await t.close();
     }
-  }, 60_000);
+  });
 
   it("stays flat over 2,000 sessions that connect and close", async () => {
     // A small cache: owner-scoped entries of closed sessions stay until evicted, within 2 MiB.
@@ -259,5 +259,5 @@ describe("heap after GC", () => {
     } finally {
       await t.close();
     }
-  }, 60_000);
+  });
 });

@@ -299,7 +299,7 @@ describe.skipIf(!available)("Redis faults under load", () => {
     expect(witness).toBe(2);
     expect(stats.maxReadMs.fault).toBeLessThan(FAIL_OPEN_BOUND_MS);
     expect(stats.reads).toBeGreaterThan(20);
-  }, 15_000);
+  });
 
   it("(b) a kill and restart on the same port: the same", async () => {
     // Persistent, as a production Redis is: a restart keeps the entries, stale ones included.
@@ -333,7 +333,7 @@ describe.skipIf(!available)("Redis faults under load", () => {
     expect(stats.staleExamples).toEqual([]);
     expect(witness).toBe(2);
     expect(stats.maxReadMs.fault).toBeLessThan(FAIL_OPEN_BOUND_MS);
-  }, 15_000);
+  });
 
   it("(c) two instances with their own LruCache: invalidations sent while Redis is down are not lost", async () => {
     const server = await OwnRedis.start();
@@ -367,7 +367,7 @@ describe.skipIf(!available)("Redis faults under load", () => {
     expect(stats.failures).toEqual([]);
     expect(stats.staleExamples).toEqual([]);
     expect(witness).toEqual([2, 2]);
-  }, 15_000);
+  });
 
   it("(d) RedisStorage in a hang: a spill fails closed, stores nothing, and works after it", async () => {
     const server = await OwnRedis.start();
@@ -466,7 +466,7 @@ describe.skipIf(!available)("Redis faults under load", () => {
     );
     const stored = metas.reduce((sum, raw) => sum + (JSON.parse(raw as string) as { size: number }).size, 0);
     expect(Number(await redis.get(`${prefix}u:{${prefix}}:total`))).toBe(stored);
-  }, 15_000);
+  });
 });
 
 describe("an event the app fails to emit", () => {

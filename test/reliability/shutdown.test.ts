@@ -265,7 +265,7 @@ describe("app.close() while calls arrive", () => {
     await closing;
     expect(seen.startedWhileDraining).toEqual([]);
     expect(errors).toEqual([]);
-  }, 15_000);
+  });
 
   it("in memory (createTestClient), answers a call that arrives during the drain with -32000 at once", async () => {
     const t = await createTestClient(DrainModule, { drainTimeoutMs: 5000 });
@@ -282,7 +282,7 @@ describe("app.close() while calls arrive", () => {
     expect(await held).toMatchObject({ structuredContent: { released: true } });
     await closing;
     expect(seen.startedWhileDraining).toEqual([]);
-  }, 15_000);
+  });
 
   it("answers a call still running at the drain deadline with -32000 and aborts its ctx.signal before close() resolves", async () => {
     const { app, url, errors } = await createApp(300);
@@ -305,7 +305,7 @@ describe("app.close() while calls arrive", () => {
     expect(seen.aborted).toEqual([{ tool: "hold", afterClose: false }]);
     expect(seen.running).toBe(0);
     expect(errors).toEqual([]);
-  }, 15_000);
+  });
 
   it("answers a new session during the drain with 503 and a JSON-RPC error, never a 500 or a logged stack", async () => {
     const { app, url, errors } = await createApp(5000);
@@ -343,7 +343,7 @@ describe("app.close() while calls arrive", () => {
     await held;
     await closing;
     expect(errors).toEqual([]);
-  }, 15_000);
+  });
 
   it("names a handler that ignores ctx.signal in a warning when close() resolves", async () => {
     const { app, url, warnings } = await createApp(200);
@@ -356,7 +356,7 @@ describe("app.close() while calls arrive", () => {
     expect(seen.running).toBe(1);
     expect(warnings.join("\n")).toMatch(/stubborn.*ctx\.signal/);
     seen.release.resolve();
-  }, 15_000);
+  });
 });
 
 describe("app.close() under load", () => {
@@ -420,5 +420,5 @@ describe("app.close() under load", () => {
     console.info(
       `[figures] shutdown under load: ${ok} calls answered before close(), ${results.length} loops ended on -32000, 4 long calls cut at the 400 ms deadline, close() took ${closeMs} ms, ${writesAtClose} side effects, none after close()`,
     );
-  }, 15_000);
+  });
 });

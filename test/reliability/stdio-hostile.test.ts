@@ -361,7 +361,7 @@ describe("hostile stdio lines against a real stdio server process", () => {
         `[figures] stdio lines: ${figure.cases} cases, ${figure.failures} failures (seed ${SEED}, slowest ${Math.round(figure.slowestMs)} ms, ${server.anonymous.length} answered without an id)`,
       );
     }
-  }, 90_000);
+  });
 
   it("answers the JSON-RPC errors the spec names, with the id when it is readable", async () => {
     const before = server.anonymous.length;

@@ -7,7 +7,7 @@ import { SettingsModule } from "./settings/settings.module.js";
 
 /**
  * The flagship: one module per feature, and the configuration module that picks the
- * backends (SQLite or PostgreSQL; memory or Redis) for all of them.
+ * backends (PGlite or a PostgreSQL server; memory or Redis) for all of them.
  */
 @McpModule({ imports: [ConfigModule, ArticlesModule, SettingsModule, LogsModule, FilesModule] })
 export class AppModule {}

@@ -25,7 +25,7 @@ export function banner(options: {
   tools: readonly Tool[];
   resources: readonly string[];
   mainPath: string;
-  /** The Node that runs this server: the stdio entry uses it too (better-sqlite3 is built for it). */
+  /** The Node that runs this server: the stdio entry uses it too (a desktop client's PATH may find an older one). */
   nodePath: string;
 }): string {
   const { url, tools } = options;

@@ -51,25 +51,21 @@ export class ArticlesRepository {
   async page(site: string | undefined, after: ArticleKey | null, limit: number): Promise<ArticleSummary[]> {
     const where: string[] = [];
     const params: unknown[] = [];
-    if (site !== undefined) {
-      where.push("site = ?");
-      params.push(site);
-    }
-    if (after) {
-      where.push("(updated_at, slug) > (?, ?)");
-      params.push(after.updatedAt.getTime(), after.slug);
-    }
+    /** `$n` for the next parameter. */
+    const bind = (value: unknown) => `$${params.push(value)}`;
+    if (site !== undefined) where.push(`site = ${bind(site)}`);
+    if (after) where.push(`(updated_at, slug) > (${bind(after.updatedAt.getTime())}, ${bind(after.slug)})`);
     const rows = await this.db.query<ArticleRow>(
       `SELECT ${SUMMARY} FROM articles ${where.length ? `WHERE ${where.join(" AND ")}` : ""}
-       ORDER BY updated_at, slug LIMIT ?`,
-      [...params, limit],
+       ORDER BY updated_at, slug LIMIT ${bind(limit)}`,
+      params,
     );
     return rows.map(toSummary);
   }
 
   async get(slug: string): Promise<Article | undefined> {
     const [row] = await this.db.query<ArticleRow>(
-      "SELECT site, slug, title, author, premium, updated_at, body FROM articles WHERE slug = ? LIMIT 1",
+      "SELECT site, slug, title, author, premium, updated_at, body FROM articles WHERE slug = $1 LIMIT 1",
       [slug],
     );
     if (!row) return undefined;
@@ -81,7 +77,7 @@ export class ArticlesRepository {
   async all(site?: string): Promise<Article[]> {
     const rows = await this.db.query<ArticleRow>(
       `SELECT site, slug, title, author, premium, updated_at, body FROM articles
-       ${site === undefined ? "" : "WHERE site = ?"} ORDER BY updated_at, slug`,
+       ${site === undefined ? "" : "WHERE site = $1"} ORDER BY updated_at, slug`,
       site === undefined ? [] : [site],
     );
     return rows.map((row) => {

@@ -16,12 +16,12 @@ export interface SeedSizes {
  * that choose a backend read it, the services never do.
  */
 export interface AppConfig {
-  /** `postgres://…` switches the database from the embedded SQLite to PostgreSQL. */
+  /** `postgres://…` switches the database from the embedded PGlite to a PostgreSQL server. */
   databaseUrl?: string | undefined;
   /** PostgreSQL schema holding the tables (default `frugal_app`); tests pass a random one. */
   databaseSchema: string;
-  /** A SQLite file; without it the database lives in memory for the life of the process. */
-  sqliteFile?: string | undefined;
+  /** A directory for the embedded PGlite database; without it the database lives in memory for the life of the process. */
+  pgliteDir?: string | undefined;
   /** `redis://…` switches the cache, ephemeral storage and event bus to Redis. */
   redisUrl?: string | undefined;
   /** Prefix of every Redis key and channel of this app (default `frugal-app:`). */
@@ -41,7 +41,7 @@ export const APP_CONFIG = Symbol("APP_CONFIG");
 export const DEFAULT_SEED: SeedSizes = { articles: 3_000, appLogLines: 50_000, accessLogLines: 20_000 };
 
 /**
- * The embedded configuration: SQLite in memory, cache, storage and events in memory.
+ * The embedded configuration: PGlite in memory, cache, storage and events in memory.
  * It is what `AppModule` provides by default, so importing the module (as tests do) never
  * reads the environment; `main.ts` overrides it with `readAppConfig(process.env)`.
  */
@@ -53,7 +53,7 @@ export const EMBEDDED_CONFIG: AppConfig = Object.freeze({
 
 /**
  * The configuration from environment variables: `DATABASE_URL` (a `postgres://` URL),
- * `DATABASE_SCHEMA`, `SQLITE_FILE`, `REDIS_URL`, `REDIS_PREFIX`, `DATA_DIR`, `CURSOR_SECRET`.
+ * `DATABASE_SCHEMA`, `PGLITE_DIR`, `REDIS_URL`, `REDIS_PREFIX`, `DATA_DIR`, `CURSOR_SECRET`.
  *
  * @example
  * ```ts
@@ -65,7 +65,13 @@ export function readAppConfig(env: NodeJS.ProcessEnv): AppConfig {
   const databaseUrl = env.DATABASE_URL || undefined;
   if (databaseUrl !== undefined && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
     throw new Error(
-      `DATABASE_URL must be a postgres:// URL, not "${databaseUrl.split("@").pop()}"; unset it to use the embedded SQLite database`,
+      `DATABASE_URL must be a postgres:// URL, not "${databaseUrl.split("@").pop()}"; unset it to use the embedded PGlite database`,
+    );
+  }
+  if (env.SQLITE_FILE) {
+    // Say so rather than start on an empty database while the user thinks theirs is in use.
+    throw new Error(
+      "SQLITE_FILE is no longer read: the embedded database is PGlite; set PGLITE_DIR to a directory",
     );
   }
   const redisUrl = env.REDIS_URL || undefined;
@@ -75,7 +81,7 @@ export function readAppConfig(env: NodeJS.ProcessEnv): AppConfig {
   return {
     databaseUrl,
     databaseSchema: env.DATABASE_SCHEMA || EMBEDDED_CONFIG.databaseSchema,
-    sqliteFile: env.SQLITE_FILE || undefined,
+    pgliteDir: env.PGLITE_DIR || undefined,
     redisUrl,
     redisPrefix: env.REDIS_PREFIX || EMBEDDED_CONFIG.redisPrefix,
     dataDir: env.DATA_DIR || undefined,
@@ -88,7 +94,7 @@ export function readAppConfig(env: NodeJS.ProcessEnv): AppConfig {
 export function describeBackends(config: AppConfig): string {
   const database = config.databaseUrl
     ? `PostgreSQL (schema ${config.databaseSchema})`
-    : `SQLite (${config.sqliteFile ?? "in memory"})`;
+    : `PGlite (${config.pgliteDir ?? "in memory"})`;
   const shared = config.redisUrl
     ? `Redis (prefix ${config.redisPrefix})`
     : "in memory (set REDIS_URL to share them)";

@@ -12,9 +12,9 @@ import {
   RedisStorage,
   STORAGE,
 } from "frugal-mcp";
+import { PgliteDatabase } from "../database/pglite-database.js";
 import { PostgresDatabase } from "../database/postgres-database.js";
 import { SQL_DATABASE, type SqlDatabase } from "../database/sql-database.js";
-import { SqliteDatabase } from "../database/sqlite-database.js";
 import { APP_CONFIG, type AppConfig } from "./app-config.js";
 
 /** What a provider factory is given to resolve other tokens. */
@@ -23,7 +23,7 @@ type Container = Parameters<Extract<ProviderEntry, { useFactory: unknown }>["use
 /** The `APP_CONFIG` a factory is given (the embedded one unless `main.ts` or a test provides another). */
 const configOf = (c: Container) => c.resolve<AppConfig>(APP_CONFIG);
 
-/** SQLite, or PostgreSQL when the configuration has a `databaseUrl`. */
+/** PGlite (embedded), or a PostgreSQL server when the configuration has a `databaseUrl`. */
 export function createDatabase(config: AppConfig, clock: Clock): SqlDatabase {
   const now = () => clock.now();
   return config.databaseUrl
@@ -33,7 +33,7 @@ export function createDatabase(config: AppConfig, clock: Clock): SqlDatabase {
         seed: config.seed,
         now,
       })
-    : new SqliteDatabase({ filename: config.sqliteFile, seed: config.seed, now });
+    : new PgliteDatabase({ dataDir: config.pgliteDir, seed: config.seed, now });
 }
 
 /**

@@ -19,18 +19,13 @@ export class AppLogsRepository implements LogSource {
   constructor(@Inject(SQL_DATABASE) private readonly db: SqlDatabase) {}
 
   async search(text: string, max: number): Promise<LogEntry[]> {
-    // instr/strpos differ between dialects; LIKE with escaped wildcards is the same in both,
-    // and a case-sensitive check after it keeps SQLite's case-insensitive LIKE honest.
-    const pattern = `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    // strpos: a case-sensitive substring match, with no wildcard in `text` to escape.
     const rows = await this.db.query<LogRow>(
       `SELECT seq, at, level, service, message FROM app_logs
-       WHERE (level || ' ' || service || ' ' || message) LIKE ? ESCAPE '\\' ORDER BY at, seq`,
-      [pattern],
+       WHERE strpos(level || ' ' || service || ' ' || message, $1) > 0 ORDER BY at, seq LIMIT $2`,
+      [text, max],
     );
-    return rows
-      .map(toEntry)
-      .filter((e) => `${e.level} ${e.message}`.includes(text))
-      .slice(0, max);
+    return rows.map(toEntry);
   }
 
   async window(
@@ -41,17 +36,15 @@ export class AppLogsRepository implements LogSource {
   ): Promise<LogEntry[]> {
     const where: string[] = [];
     const params: unknown[] = [];
-    const add = (condition: string, ...values: unknown[]) => {
-      where.push(condition);
-      params.push(...values);
-    };
-    if (since !== null) add("at > ?", since);
-    if (until !== null) add("at <= ?", until);
-    if (after !== null) add("(at, seq) > (?, ?)", after.at, after.seq);
+    /** `$n` for the next parameter. */
+    const bind = (value: unknown) => `$${params.push(value)}`;
+    if (since !== null) where.push(`at > ${bind(since)}`);
+    if (until !== null) where.push(`at <= ${bind(until)}`);
+    if (after !== null) where.push(`(at, seq) > (${bind(after.at)}, ${bind(after.seq)})`);
     const rows = await this.db.query<LogRow>(
       `SELECT seq, at, level, service, message FROM app_logs
-       ${where.length ? `WHERE ${where.join(" AND ")}` : ""} ORDER BY at, seq LIMIT ?`,
-      [...params, limit],
+       ${where.length ? `WHERE ${where.join(" AND ")}` : ""} ORDER BY at, seq LIMIT ${bind(limit)}`,
+      params,
     );
     return rows.map(toEntry);
   }

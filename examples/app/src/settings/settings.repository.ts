@@ -38,14 +38,18 @@ export class SettingsRepository {
 
   async set(key: string, value: string, at: number): Promise<void> {
     await this.db.query(
-      `INSERT INTO settings (key, value, updated_at) VALUES (?, ?, ?)
+      `INSERT INTO settings (key, value, updated_at) VALUES ($1, $2, $3)
        ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`,
       [key, value, at],
     );
   }
 
   async record(name: string, value: number, at: number): Promise<void> {
-    await this.db.query("INSERT INTO metric_samples (name, value, at) VALUES (?, ?, ?)", [name, value, at]);
+    await this.db.query("INSERT INTO metric_samples (name, value, at) VALUES ($1, $2, $3)", [
+      name,
+      value,
+      at,
+    ]);
   }
 
   async metrics(): Promise<MetricsSummary> {
