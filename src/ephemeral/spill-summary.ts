@@ -70,6 +70,11 @@ async function withPreview(
   if (entries.length === 0) return base;
   const render = (n: number) =>
     n === 0 ? base : `${base}\nPreview (first ${n}):\n${entries.slice(0, n).join("\n")}`;
+  // The link and the summary hold a random id whose token count varies from call to call;
+  // counting it as one token per character (never fewer) keeps the preview the same for the
+  // same result.
+  const id = input.meta.uri.slice(input.meta.uri.lastIndexOf("/") + 1);
+  counter = idAsCharacters(counter, id);
   const linkTokens = (await counter.count(JSON.stringify(link), input.budget)).tokens;
   const room = Math.min(input.budget, input.preview) - linkTokens - 16;
   if (room <= 0) return base;
@@ -83,6 +88,19 @@ async function withPreview(
       : `${base}\nPreview (start of the first):\n${first.slice(0, chars)}… (cut in this preview only)`;
   const part = await fitPrefix(first.length, cut, room, counter);
   return cut(part.n);
+}
+
+/** A counter that counts `id`, wherever it occurs, as one token per character. */
+function idAsCharacters(counter: TokenCounter, id: string): TokenCounter {
+  if (id === "") return counter;
+  return {
+    count: async (text, limit) => {
+      const parts = text.split(id);
+      const idTokens = (parts.length - 1) * id.length;
+      const rest = await counter.count(parts.join(""), Math.max(0, limit - idTokens));
+      return { tokens: rest.tokens + idTokens, exact: rest.exact };
+    },
+  };
 }
 
 function previewEntries(value: unknown): string[] {
