@@ -18,6 +18,7 @@ async function checkNotes(client: Client): Promise<string> {
   deepStrictEqual(tools.map((tool) => tool.name).sort(), [
     "add_note",
     "export_notes",
+    "query_resource",
     "read_resource",
     "search_resource",
   ]);
