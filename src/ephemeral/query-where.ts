@@ -19,19 +19,8 @@ export const WHERE_OPERATORS = [
 ] as const;
 
 const OPERATOR_LIST = `${WHERE_OPERATORS.join(" ")} (with $options "i" beside $regex)`;
-const FIELD_OPERATORS = new Set([
-  "$eq",
-  "$ne",
-  "$gt",
-  "$gte",
-  "$lt",
-  "$lte",
-  "$in",
-  "$nin",
-  "$exists",
-  "$regex",
-  "$not",
-]);
+/** The operators that apply to one field: all of them but the logical `$and` and `$or`. */
+const FIELD_OPERATORS = new Set<string>(WHERE_OPERATORS.filter((op) => op !== "$and" && op !== "$or"));
 
 /** Bounds of one `where`: each keeps the work per item small, and says so when passed. */
 export const WHERE_LIMITS = Object.freeze({
