@@ -19,7 +19,7 @@ import { buildTool } from "./build-tool.js";
 import { placeCapabilityStages } from "./capability-stages.js";
 import { listOf } from "./check-options.js";
 import type { DeclaredService } from "./declared-service.js";
-import { DECORATOR_OF_SLOT } from "./decorator-names.js";
+import { decoratorsOn } from "./decorator-names.js";
 import type { Operation, Registry } from "./registry.js";
 import { scanService } from "./scan-service.js";
 
@@ -122,11 +122,7 @@ function duplicate(definition: OperationDefinition, what: string, key: string, o
 
 /** Behaviour decorators on a member that is no tool, resource or prompt would be silently ignored: refuse them. */
 function orphanDecorators(item: MemberToBuild): FrugalConfigError {
-  const { memberKind: _kind, capabilities = [], ...slots } = item.member.metadata;
-  const names = [
-    ...Object.keys(slots).map((slot) => `@${DECORATOR_OF_SLOT[slot] ?? slot}`),
-    ...capabilities.map((recorded) => recorded.capability.decorator),
-  ];
+  const names = decoratorsOn(item.member.metadata);
   const several = names.length > 1;
   return new FrugalConfigError(
     `${item.serviceClass.name}.${String(item.member.property)}`,

@@ -31,12 +31,10 @@ export function placeCapabilityStages(
     serviceClass,
     property,
   };
-  // Capabilities at one place run in the order of their names: stacking order never matters.
-  const byName = [...definition.capabilities].sort(([a], [b]) =>
-    a.name < b.name ? -1 : a.name > b.name ? 1 : 0,
-  );
+  // `definition.capabilities` is in the order of their names (resolveCapabilities): capabilities
+  // at one place run in that order, so stacking order never matters.
   let order = 0;
-  for (const [capability, spec] of byName) {
+  for (const [capability, spec] of definition.capabilities) {
     if (!capability.stage) continue;
     const created = capability.stage.create(spec, operation, services);
     if (!created) continue;

@@ -2,7 +2,7 @@ import type { z } from "zod";
 import { FrugalConfigError } from "../errors/config-error.js";
 import type { MethodMetadata } from "../metadata/definitions.js";
 import type { Capability, CapabilityTarget, OperationKind } from "../pipeline/capability.js";
-import { DECORATOR_OF_SLOT } from "./decorator-names.js";
+import { decoratorsOn } from "./decorator-names.js";
 
 /** The operation whose capabilities are resolved. */
 export interface CapabilityOwner {
@@ -33,7 +33,7 @@ const KIND_DECORATOR: Record<OperationKind, string> = {
  * at start-up. A capability on an operation kind it does not take fails here, naming it.
  */
 export function resolveCapabilities(owner: CapabilityOwner, metadata: MethodMetadata): ResolvedCapabilities {
-  const carried = decoratorsOf(metadata);
+  const carried = new Set(decoratorsOn(metadata));
   const resolved: Array<{ capability: Capability; spec: unknown; target: CapabilityTarget }> = [];
   const ordered = [...(metadata.capabilities ?? [])].sort((a, b) =>
     a.capability.name < b.capability.name ? -1 : a.capability.name > b.capability.name ? 1 : 0,
@@ -73,15 +73,6 @@ export function resolveCapabilities(owner: CapabilityOwner, metadata: MethodMeta
         own,
       ),
   };
-}
-
-/** Every decorator the method carries, as users write them (`@Paginated`, `@RateLimit`). */
-function decoratorsOf(metadata: MethodMetadata): Set<string> {
-  const { memberKind: _kind, capabilities = [], ...slots } = metadata;
-  return new Set([
-    ...Object.keys(slots).map((slot) => `@${DECORATOR_OF_SLOT[slot] ?? slot}`),
-    ...capabilities.map((recorded) => recorded.capability.decorator),
-  ]);
 }
 
 function freezeShallow<T>(value: T): T {
