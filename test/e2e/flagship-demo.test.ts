@@ -35,9 +35,14 @@ describe("the savings demo", () => {
       "tail",
     ]);
     const header = printed.split("\n").find((line) => line.startsWith("step"));
-    expect(header).toMatch(/^step\s+calls\s+tokens\s+bytes\s+whole tokens\s+whole bytes\s+saved$/);
+    expect(header).toMatch(
+      /^step\s+calls\s+tokens\s+bytes\s+plain tokens\s+vs plain\s+whole tokens\s+whole bytes\s+saved$/,
+    );
     for (const step of steps) expect(printed).toMatch(new RegExp(`^${step.step}\\s+${step.calls}\\s+`, "m"));
-    expect(printed).toMatch(/^total\s+\d+\s+[\d,]+\s+[\d,]+\s+[\d,]+\s+[\d,]+\s+\d+\.\d%$/m);
+    expect(printed).toMatch(
+      /^total\s+\d+\s+[\d,]+\s+[\d,]+\s+[\d,]+\s+[+-]\d+\.\d%\s+[\d,]+\s+[\d,]+\s+\d+\.\d%$/m,
+    );
+    expect(printed).toMatch(/A plain tool returning exactly the same data .* would cost [\d,]+ tokens/);
 
     const byStep = Object.fromEntries(steps.map((s) => [s.step, s]));
     // What paging, projection, spilling and windows are for: far less than the data whole.
@@ -45,6 +50,12 @@ describe("the savings demo", () => {
       expect(byStep[step]?.frugal.tokens, step).toBeLessThan(byStep[step]?.whole.tokens ?? 0);
     }
     expect(byStep.list?.frugal.tokens).toBeLessThan((byStep.list?.whole.tokens ?? 0) / 20);
+    // The plain column counts the same data the model got: never more than the data whole,
+    // and a uniform page rendered as a table is no dearer than its JSON.
+    for (const step of steps) expect(step.plain.tokens, step.step).toBeGreaterThan(0);
+    for (const step of ["list", "page", "project", "search", "tail"])
+      expect(byStep[step]?.plain.tokens, step).toBeLessThan(byStep[step]?.whole.tokens ?? 0);
+    expect(byStep.list?.frugal.tokens).toBeLessThanOrEqual((byStep.list?.plain.tokens ?? 0) * 1.1);
     // The cache: two reads, one query; the write made the next read fresh.
     expect(byStep.cache?.note).toContain("database queried 1× for 2 reads");
     expect(byStep.invalidate?.note).toContain("read theme=dark");

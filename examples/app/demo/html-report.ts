@@ -1,4 +1,4 @@
-import { saved, totals } from "./report-table.js";
+import { saved, totals, versusPlain } from "./report-table.js";
 import type { StepResult } from "./steps.js";
 
 const escapeHtml = (text: string) =>
@@ -45,7 +45,7 @@ export function renderHtml(
   const rows = steps
     .map(
       (s) => `<tr><td>${escapeHtml(s.step)}</td><td>${escapeHtml(s.did)}</td><td>${s.calls}</td>
-<td>${number(s.frugal.tokens)}</td><td>${number(s.frugal.bytes)}</td><td>${number(s.whole.tokens)}</td><td>${number(s.whole.bytes)}</td>
+<td>${number(s.frugal.tokens)}</td><td>${number(s.frugal.bytes)}</td><td>${number(s.plain.tokens)}</td><td>${versusPlain(s.frugal.tokens, s.plain.tokens)}</td><td>${number(s.whole.tokens)}</td><td>${number(s.whole.bytes)}</td>
 <td>${saved(s.frugal.tokens, s.whole.tokens)}</td><td class="note">${escapeHtml(s.note)}. Whole = ${escapeHtml(s.wholeIs)}.</td></tr>`,
     )
     .join("\n");
@@ -61,14 +61,15 @@ svg{width:100%;max-width:820px;height:auto}.label{font:600 13px system-ui}.value
 .whole{fill:#c4cad6}.frugal{fill:#2f9e6e}.key span{display:inline-block;width:12px;height:12px;margin:0 .3rem 0 1rem;vertical-align:-1px}
 </style></head><body>
 <h1>What a model reads: frugal-mcp against returned whole</h1>
+<p>"Plain" is exactly the data the model got, as a plain tool's minified JSON in one call per step: the envelopes, cursors and extra calls cost tokens, tables save them.</p>
 <p>${escapeHtml(context.date)} · ${escapeHtml(context.url)} · ${escapeHtml(context.backends)}. Tokens counted with the o200k BPE tokenizer frugal-mcp's budgets use.</p>
 <p class="key"><span style="background:#c4cad6"></span>returned whole<span style="background:#2f9e6e"></span>with frugal-mcp (tokens, log scale)</p>
 ${chart(steps)}
-<table><thead><tr><th>step</th><th>what the model did</th><th>calls</th><th>tokens</th><th>bytes</th><th>whole tokens</th><th>whole bytes</th><th>saved</th><th>notes</th></tr></thead>
+<table><thead><tr><th>step</th><th>what the model did</th><th>calls</th><th>tokens</th><th>bytes</th><th>plain tokens</th><th>vs plain</th><th>whole tokens</th><th>whole bytes</th><th>saved</th><th>notes</th></tr></thead>
 <tbody>
 ${rows}
 </tbody>
-<tfoot><tr><td>total</td><td></td><td>${total.calls}</td><td>${number(total.frugal.tokens)}</td><td>${number(total.frugal.bytes)}</td><td>${number(total.whole.tokens)}</td><td>${number(total.whole.bytes)}</td><td>${saved(total.frugal.tokens, total.whole.tokens)}</td><td></td></tr></tfoot>
+<tfoot><tr><td>total</td><td></td><td>${total.calls}</td><td>${number(total.frugal.tokens)}</td><td>${number(total.frugal.bytes)}</td><td>${number(total.plain.tokens)}</td><td>${versusPlain(total.frugal.tokens, total.plain.tokens)}</td><td>${number(total.whole.tokens)}</td><td>${number(total.whole.bytes)}</td><td>${saved(total.frugal.tokens, total.whole.tokens)}</td><td></td></tr></tfoot>
 </table></body></html>
 `;
 }

@@ -2,15 +2,33 @@ import type { Cost } from "./measure.js";
 import type { StepResult } from "./steps.js";
 
 /** The sum of every step. */
-export function totals(steps: readonly StepResult[]): { calls: number; frugal: Cost; whole: Cost } {
+export function totals(steps: readonly StepResult[]): {
+  calls: number;
+  frugal: Cost;
+  plain: Cost;
+  whole: Cost;
+} {
+  const sum = (a: Cost, b: Cost): Cost => ({ tokens: a.tokens + b.tokens, bytes: a.bytes + b.bytes });
+  const zero = { tokens: 0, bytes: 0 };
   return steps.reduce(
-    (sum, s) => ({
-      calls: sum.calls + s.calls,
-      frugal: { tokens: sum.frugal.tokens + s.frugal.tokens, bytes: sum.frugal.bytes + s.frugal.bytes },
-      whole: { tokens: sum.whole.tokens + s.whole.tokens, bytes: sum.whole.bytes + s.whole.bytes },
+    (total, s) => ({
+      calls: total.calls + s.calls,
+      frugal: sum(total.frugal, s.frugal),
+      plain: sum(total.plain, s.plain),
+      whole: sum(total.whole, s.whole),
     }),
-    { calls: 0, frugal: { tokens: 0, bytes: 0 }, whole: { tokens: 0, bytes: 0 } },
+    { calls: 0, frugal: zero, plain: zero, whole: zero },
   );
+}
+
+/**
+ * frugal-mcp's tokens against a plain tool's for the same data, signed: `-12.0%` (fewer),
+ * `+8.3%` (more). Paging envelopes, cursors and extra calls cost tokens; tables save them.
+ */
+export function versusPlain(frugal: number, plain: number): string {
+  if (plain <= 0) return "—";
+  const change = (frugal / plain - 1) * 100;
+  return `${change > 0 ? "+" : ""}${change.toFixed(1)}%`;
 }
 
 /** `93.4%`, or `—` when nothing was to be saved. */
@@ -21,29 +39,26 @@ export function saved(frugal: number, whole: number): string {
 
 const number = (n: number) => n.toLocaleString("en-US");
 
-/** The savings table as aligned plain text, one row per step and a total. */
+/**
+ * The savings table as aligned plain text, one row per step and a total: frugal-mcp's
+ * tokens, the same data from a plain tool ("vs plain": the envelope's and the extra calls'
+ * cost, or a table's saving), and the data returned whole ("saved").
+ */
 export function renderTable(steps: readonly StepResult[]): string {
   const total = totals(steps);
   const rows = [
-    ["step", "calls", "tokens", "bytes", "whole tokens", "whole bytes", "saved"],
-    ...steps.map((s) => [
-      s.step,
+    ["step", "calls", "tokens", "bytes", "plain tokens", "vs plain", "whole tokens", "whole bytes", "saved"],
+    ...[...steps.map((s) => ({ ...s, name: s.step })), { ...total, name: "total" }].map((s) => [
+      s.name,
       String(s.calls),
       number(s.frugal.tokens),
       number(s.frugal.bytes),
+      number(s.plain.tokens),
+      versusPlain(s.frugal.tokens, s.plain.tokens),
       number(s.whole.tokens),
       number(s.whole.bytes),
       saved(s.frugal.tokens, s.whole.tokens),
     ]),
-    [
-      "total",
-      String(total.calls),
-      number(total.frugal.tokens),
-      number(total.frugal.bytes),
-      number(total.whole.tokens),
-      number(total.whole.bytes),
-      saved(total.frugal.tokens, total.whole.tokens),
-    ],
   ];
   const widths = rows[0]?.map((_, col) => Math.max(...rows.map((r) => (r[col] ?? "").length))) ?? [];
   const line = (r: string[]) =>

@@ -6,7 +6,7 @@ import { startServer } from "../src/server.js";
 import { renderHtml } from "./html-report.js";
 import { add, costOfText, ZERO } from "./measure.js";
 import { ProgressBar, type ProgressTarget } from "./progress-bar.js";
-import { renderNotes, renderTable, saved, totals } from "./report-table.js";
+import { renderNotes, renderTable, saved, totals, versusPlain } from "./report-table.js";
 import { STEPS, type StepResult, type StepRun } from "./steps.js";
 
 /** Options of `runDemo`. */
@@ -28,11 +28,18 @@ async function connect(url: string, token?: string): Promise<Client> {
   return client;
 }
 
+async function costOfTexts(texts: readonly string[]) {
+  let cost = ZERO;
+  for (const text of texts) cost = add(cost, await costOfText(text));
+  return cost;
+}
+
 /**
  * Starts the flagship on a free port, drives it over Streamable HTTP with the SDK client
  * as a model would (list, page, project, read a cached resource twice, write and see the
  * invalidation, search logs and read the result in slices, tail a log), and prints per
- * step the tokens and bytes the model received against the same data returned whole.
+ * step the tokens and bytes the model received against the same data returned whole, and
+ * against exactly the data the model got as a plain tool's JSON (no envelope, no cursor, one call).
  *
  * @example
  * ```ts
@@ -59,10 +66,8 @@ export async function runDemo(options: DemoOptions): Promise<StepResult[]> {
   // Counting the whole answers (megabytes of text) is the longest part: show it.
   const bar = new ProgressBar(progress, "counting", runs.length);
   const results: StepResult[] = [];
-  for (const { wholeTexts, ...run } of runs) {
-    let whole = ZERO;
-    for (const text of wholeTexts) whole = add(whole, await costOfText(text));
-    results.push({ ...run, whole });
+  for (const { wholeTexts, plainTexts, ...run } of runs) {
+    results.push({ ...run, plain: await costOfTexts(plainTexts), whole: await costOfTexts(wholeTexts) });
     bar.tick();
   }
   bar.done();
@@ -72,7 +77,9 @@ export async function runDemo(options: DemoOptions): Promise<StepResult[]> {
   out.write(
     `The model read ${total.frugal.tokens.toLocaleString("en-US")} tokens in ${total.calls} calls instead of ` +
       `${total.whole.tokens.toLocaleString("en-US")}: ${saved(total.frugal.tokens, total.whole.tokens)} less ` +
-      `(${ratio.toFixed(0)}× fewer tokens). ${((performance.now() - started) / 1000).toFixed(1)} s.\n\n`,
+      `(${ratio.toFixed(0)}× fewer tokens). ${((performance.now() - started) / 1000).toFixed(1)} s.\n` +
+      `A plain tool returning exactly the same data as minified JSON, in one call per step, would cost ` +
+      `${total.plain.tokens.toLocaleString("en-US")} tokens (frugal-mcp: ${versusPlain(total.frugal.tokens, total.plain.tokens)}).\n\n`,
   );
   out.write(`${renderNotes(results)}\n`);
   if (options.html) {

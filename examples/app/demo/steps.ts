@@ -15,6 +15,8 @@ export interface StepResult {
   did: string;
   calls: number;
   frugal: Cost;
+  /** The same data the model got, as a plain tool's minified JSON in one call (no envelope, no cursor). */
+  plain: Cost;
   whole: Cost;
   /** What "returned whole" means for this step. */
   wholeIs: string;
@@ -32,6 +34,8 @@ export interface StepRun {
   did: string;
   calls: number;
   frugal: Cost;
+  /** The JSON a plain tool would return for exactly the data the model got (each counted on its own). */
+  plainTexts: string[];
   /** The JSON or texts a tool without frugal-mcp would have returned (each counted on its own). */
   wholeTexts: string[];
   /** What "returned whole" means for this step. */
@@ -63,6 +67,18 @@ async function tool(client: Client, name: string, args: Record<string, unknown> 
   return { result, text, cost: await costOfToolResult(result) };
 }
 
+/**
+ * The data a tool result carries, as a plain tool would return it: a page's or slice's items
+ * or lines, a search's matches, else the whole structured value (or the text).
+ */
+function plainJson(result: CallToolResult, text: string): string {
+  const value = result.structuredContent as Record<string, unknown> | undefined;
+  if (value === undefined) return text;
+  for (const key of ["items", "lines", "matches"])
+    if (Array.isArray(value[key])) return JSON.stringify(value[key]);
+  return JSON.stringify(value);
+}
+
 async function resource(client: Client, uri: string) {
   const result = (await client.readResource({ uri })) as ReadResourceResult;
   const text = (result.contents[0] as { text?: string } | undefined)?.text ?? "{}";
@@ -79,6 +95,7 @@ export async function listStep({ reader, app }: StepContext): Promise<StepRun> {
     did: "list_articles: first page, default fields",
     calls: 1,
     frugal: cost,
+    plainTexts: [JSON.stringify(page.items)],
     wholeTexts: [JSON.stringify(all)],
     wholeIs: `all ${all.length} articles, every field`,
     note: `${page.count} items × ${Object.keys(page.items[0] ?? {}).length} fields, nextCursor to go on`,
@@ -92,6 +109,7 @@ export async function pageStep({ reader, app, progress }: StepContext): Promise<
   // No `limit`, as a model walks: the adaptive pages grow while the walk goes on.
   const bar = new ProgressBar(progress, "page", whole.length);
   const sizes: number[] = [];
+  const delivered: unknown[] = [];
   let cost = ZERO;
   let calls = 0;
   let cursor: string | undefined;
@@ -101,6 +119,7 @@ export async function pageStep({ reader, app, progress }: StepContext): Promise<
     cost = add(cost, page.cost);
     calls++;
     sizes.push(envelope.count);
+    delivered.push(...envelope.items);
     for (let i = 0; i < envelope.count; i++) bar.tick();
     cursor = envelope.nextCursor ?? undefined;
   } while (cursor);
@@ -110,6 +129,7 @@ export async function pageStep({ reader, app, progress }: StepContext): Promise<
     did: `list_articles: every page of site ${site}`,
     calls,
     frugal: cost,
+    plainTexts: [JSON.stringify(delivered)],
     wholeTexts: [JSON.stringify(whole)],
     wholeIs: `the ${whole.length} ${site} articles, every field`,
     note: `${calls} adaptive pages (${sizes.slice(0, 5).join(", ")}, …; fixed pages of 10 take ${Math.ceil(whole.length / 10)}), each within its 1,500-token budget`,
@@ -129,6 +149,7 @@ export async function projectStep({ reader, app }: StepContext): Promise<StepRun
     did: "list_articles + get_article with `fields`",
     calls: 2,
     frugal: add(page.cost, one.cost),
+    plainTexts: [JSON.stringify(items), plainJson(one.result, one.text)],
     wholeTexts: [JSON.stringify(wholeRows), JSON.stringify(await repo.get(slug))],
     wholeIs: `the same ${items.length} articles and the article, every field`,
     note: "slug+title for the list; title+author for the article",
@@ -147,6 +168,7 @@ export async function cacheStep({ reader, app }: StepContext): Promise<StepRun> 
     did: "read config://app twice",
     calls: 2,
     frugal: add(first.cost, second.cost),
+    plainTexts: [first.text, second.text],
     wholeTexts: [first.text, second.text],
     wholeIs: "the same two reads (a cache saves the server's work, not tokens)",
     note: `database queried ${settings.queries.settings - before}× for 2 reads; cache hits +${app.stats().cache.hits - hitsBefore}`,
@@ -165,6 +187,7 @@ export async function invalidateStep({ reader, admin, app }: StepContext): Promi
     did: "set_config theme=dark, read config://app",
     calls: 2,
     frugal: add(write.cost, read.cost),
+    plainTexts: [plainJson(write.result, write.text), read.text],
     wholeTexts: [write.text, read.text],
     wholeIs: "the same write and read",
     note: `config.changed dropped the entry: read theme=${theme} (database queried ${settings.queries.settings - before}×)`,
@@ -184,6 +207,7 @@ export async function searchStep({ reader, app, progress }: StepContext): Promis
       did: `app_search_logs "${query}"`,
       calls: 1,
       frugal: search.cost,
+      plainTexts: [JSON.stringify(matching)],
       wholeTexts: [whole],
       wholeIs: `the ${matching.length} matching lines`,
       note: "small enough to answer inline",
@@ -192,6 +216,7 @@ export async function searchStep({ reader, app, progress }: StepContext): Promis
   let cost = search.cost;
   let calls = 1;
   const found = await tool(reader, "search_resource", { uri: link.uri, pattern: "retrying job", limit: 5 });
+  const read = [plainJson(found.result, found.text)];
   cost = add(cost, found.cost);
   calls++;
   const slices = 3;
@@ -200,6 +225,7 @@ export async function searchStep({ reader, app, progress }: StepContext): Promis
   for (let i = 0; i < slices && offset !== null; i++) {
     const slice = await tool(reader, "read_resource", { uri: link.uri, offset });
     cost = add(cost, slice.cost);
+    read.push(plainJson(slice.result, slice.text));
     calls++;
     bar.tick();
     offset = (slice.result.structuredContent as { nextOffset: number | null }).nextOffset;
@@ -210,6 +236,7 @@ export async function searchStep({ reader, app, progress }: StepContext): Promis
     did: `app_search_logs "${query}", search_resource, ${calls - 2} slices`,
     calls,
     frugal: cost,
+    plainTexts: read,
     wholeTexts: [whole],
     wholeIs: `the ${matching.length} matching lines`,
     note: `${size(Buffer.byteLength(whole))} stored as ${link.uri.slice(0, 30)}…; read its first ${offset ?? matching.length} lines`,
@@ -228,6 +255,7 @@ export async function tailStep({ reader, app, progress }: StepContext): Promise<
   let cost = summary.cost;
   let calls = 1;
   let lines = 0;
+  const delivered: unknown[] = [];
   const bar = new ProgressBar(progress, "tail", minutes / 5);
   for (let window = 0; window < 20; window++) {
     let cursor: string | undefined;
@@ -238,6 +266,7 @@ export async function tailStep({ reader, app, progress }: StepContext): Promise<
       calls++;
       chunk = page.result.structuredContent as Envelope;
       lines += chunk.count;
+      delivered.push(...chunk.items);
       cursor = chunk.nextCursor ?? undefined;
     } while (cursor);
     bar.tick();
@@ -254,6 +283,7 @@ export async function tailStep({ reader, app, progress }: StepContext): Promise<
     did: `metrics://summary, then app_tail_logs: the log's last ${minutes} min by nextSince`,
     calls,
     frugal: cost,
+    plainTexts: [summary.text, JSON.stringify(delivered)],
     wholeTexts: [everything.join("\n")],
     wholeIs: `the whole log, ${everything.length} lines (no since, no cursor)`,
     note: `${lines} lines in 5-minute chunks, each line once`,
