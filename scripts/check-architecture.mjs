@@ -2,7 +2,7 @@
 /**
  * Architecture check of the import graph of src/ (plain Node, no dependencies).
  *
- *   node scripts/check-architecture.mjs [srcDir] [--json]      (srcDir defaults to "src")
+ *   node scripts/check-architecture.mjs [srcDir] [--json] [--kernel-word-ceiling=N]   (srcDir defaults to "src")
  *
  * frugal-mcp is a small kernel (pipeline, builder, metadata, decorators) over which
  * capabilities (pagination, cache, budget, ephemeral) slot in independently: each one can
@@ -19,6 +19,10 @@
  *   5. an import into or out of a standalone folder (cli/: the `frugal-mcp` command and the
  *      `frugal-mcp/register` hook): the command must load none of the library, and the library
  *      must never carry the command (they are bundled apart, rolldown.config.mjs).
+ *   6. kernel files naming capabilities in code more often than `KERNEL_WORD_CEILING` (a
+ *      ratchet: identifiers and strings such as `pagination`, `cacheHit`, `"@Budget"`, comments
+ *      aside). The kernel still names today's capabilities in its types while they move to
+ *      the capability API (issue 22); the ceiling only ever goes down, to 0.
  * Prints each offending import as `src/a/x.ts -> src/b/y.ts`, then one summary line.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
@@ -30,9 +34,15 @@ const CAPABILITIES = ["pagination", "cache", "budget", "ephemeral"];
 const KERNEL = ["pipeline", "builder", "metadata", "decorators"];
 // Standalone: folders that import no other folder and that no other folder imports.
 const STANDALONE = ["cli"];
+// Words of code that name a capability (an identifier or string containing one of these).
+const CAPABILITY_WORD = /paginat|cursor|cache|budget|spill|ephemeral|invalidat|projection/i;
+// Rule 6's ratchet. Lower it when the count falls (the check says by how much); never raise it.
+const KERNEL_WORD_CEILING = 273;
 
 const args = process.argv.slice(2);
 const asJson = args.includes("--json");
+const ceilingArg = args.find((a) => a.startsWith("--kernel-word-ceiling="));
+const wordCeiling = ceilingArg ? Number(ceilingArg.split("=")[1]) : KERNEL_WORD_CEILING;
 const label = path.posix.normalize((args.find((a) => !a.startsWith("--")) ?? "src").replaceAll("\\", "/"));
 const root = path.resolve(label);
 if (!existsSync(root) || !statSync(root).isDirectory()) {
@@ -178,8 +188,23 @@ const kernelImports = crossImports.filter(
 const standaloneImports = crossImports.filter(
   (i) => STANDALONE.includes(i.fromFolder) || STANDALONE.includes(i.toFolder),
 );
+/** Identifiers and strings in the code of kernel files that name a capability, per file. */
+function kernelCapabilityWords() {
+  const perFile = [];
+  for (const file of files.filter((f) => KERNEL.includes(nodeOf(f)))) {
+    const code = stripComments(readFileSync(path.join(root, file), "utf8"));
+    const words = [...code.matchAll(/[A-Za-z_$][\w$]*/g)].filter((m) => CAPABILITY_WORD.test(m[0])).length;
+    if (words > 0) perFile.push({ file: show(file), words });
+  }
+  return perFile.sort((a, b) => b.words - a.words);
+}
+const kernelWords = kernelCapabilityWords();
+const kernelWordCount = kernelWords.reduce((sum, f) => sum + f.words, 0);
+const overCeiling = kernelWordCount > wordCeiling;
+
 const ok =
-  folderCycles.length +
+  Number(overCeiling) +
+    folderCycles.length +
     fileCycles.length +
     capabilityImports.length +
     kernelImports.length +
@@ -188,11 +213,15 @@ const ok =
 const summary =
   `architecture: ${folderCycles.length} folder cycles; ${fileCycles.length} file cycles; ` +
   `${capabilityImports.length} capability->capability imports; ${kernelImports.length} kernel->capability imports; ` +
-  `${standaloneImports.length} standalone imports`;
+  `${standaloneImports.length} standalone imports; ${kernelWordCount} capability words in kernel code ` +
+  `(ceiling ${wordCeiling})`;
 
 if (asJson) {
   const report = { srcDir: label, files: files.length, ok, summary, unresolved };
   Object.assign(report, { folderCycles, fileCycles, capabilityImports, kernelImports, standaloneImports });
+  Object.assign(report, {
+    kernelWords: { count: kernelWordCount, ceiling: wordCeiling, files: kernelWords },
+  });
   console.log(JSON.stringify(report, null, 2));
 } else {
   for (const line of unresolved) console.error(`warning: unresolved import ${line}`);
@@ -211,6 +240,14 @@ if (asJson) {
     console.log(`kernel -> capability (${i.fromFolder} -> ${i.toFolder}): ${showImport(i)}`);
   for (const i of standaloneImports)
     console.log(`standalone (${i.fromFolder} -> ${i.toFolder}): ${showImport(i)}`);
+  if (overCeiling) {
+    console.log(
+      `kernel names capabilities ${kernelWordCount} times in code, over the ceiling of ${wordCeiling}: ` +
+        "move the new words into the capability's own folder (its Capability, defineCapability)",
+    );
+    for (const f of kernelWords.slice(0, 10)) console.log(`  ${f.file}: ${f.words}`);
+  } else if (kernelWordCount < wordCeiling && root === path.resolve(import.meta.dirname, "../src"))
+    console.log(`kernel capability words fell to ${kernelWordCount}: lower KERNEL_WORD_CEILING to match`);
   console.log(summary);
 }
 process.exit(ok ? 0 : 1);

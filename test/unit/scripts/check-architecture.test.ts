@@ -46,8 +46,8 @@ describe("check-architecture", () => {
   it("passes a layered tree and prints the all-zero summary", () => {
     const { code, out, err } = check(clean);
     expect(err).toBe("");
-    expect(out.trim()).toBe(
-      "architecture: 0 folder cycles; 0 file cycles; 0 capability->capability imports; 0 kernel->capability imports; 0 standalone imports",
+    expect(out.trim()).toMatch(
+      /^architecture: 0 folder cycles; 0 file cycles; 0 capability->capability imports; 0 kernel->capability imports; 0 standalone imports; 0 capability words in kernel code \(ceiling \d+\)$/,
     );
     expect(code).toBe(0);
   });
@@ -168,6 +168,23 @@ describe("check-architecture", () => {
     const { code, out } = check({ ...clean, "runtime/self.ts": 'export * from "./self.js";\n' });
     expect(code).toBe(1);
     expect(out).toContain("file cycle: src/runtime/self.ts -> src/runtime/self.ts");
+  });
+
+  it("fails when kernel code names capabilities more often than the ceiling, comments aside", () => {
+    const kernel = {
+      ...clean,
+      "pipeline/operation.ts": [
+        "// pagination cache budget spill: comments are not counted",
+        'export interface Operation { pagination: unknown; cacheHit: boolean; decorator: "@Budget" }',
+      ].join("\n"),
+    };
+    const within = check(kernel, "--kernel-word-ceiling=3");
+    expect(within.out).toContain("3 capability words in kernel code (ceiling 3)");
+    expect(within.code).toBe(0);
+    const over = check(kernel, "--kernel-word-ceiling=2");
+    expect(over.out).toContain("kernel names capabilities 3 times in code, over the ceiling of 2");
+    expect(over.out).toContain("src/pipeline/operation.ts: 3");
+    expect(over.code).toBe(1);
   });
 
   it("prints a machine-readable report with --json", () => {
