@@ -45,7 +45,8 @@ const Silent = defineCapability({
 
 @McpService()
 class Search {
-  @Tool() @Zeta() @AfterCache() @Alpha() @Silent() query() {}
+  // Decorators apply bottom-up: @Zeta is recorded before @Alpha, yet "alpha" runs first.
+  @Tool() @Alpha() @AfterCache() @Zeta() @Silent() query() {}
   @Tool() @Guard() guarded() {}
   @Resource("search://{q}") @Guard() read() {}
 }

@@ -98,7 +98,8 @@ describe("resolveCapabilities", () => {
 
   it("adds every capability's input and output in the order of their names, whatever the decorator order", () => {
     class Search {
-      @Tool() @RateLimit(1) @Audit("a") query() {}
+      // Decorators apply bottom-up: @RateLimit is recorded first, yet "audit" sorts first.
+      @Tool() @Audit("a") @RateLimit(1) query() {}
     }
     const resolved = resolveCapabilities(owner(), metadataOf(Search, "query"));
     expect([...resolved.specs.keys()].map((capability) => capability.name)).toEqual(["audit", "rateLimit"]);

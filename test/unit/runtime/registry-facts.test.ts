@@ -33,7 +33,8 @@ class Paged {
 class Lines {
   @Tool() @Paginated("seq", { line: (e: { seq: number }) => String(e.seq) }) tail() {}
   @Tool({ text: "json" }) @Paginated("id") raw() {}
-  @Tool({ visibility: ["app"] }) @Paginated("id") forApp() {}
+  // Text no model reads, even asked for as "auto".
+  @Tool({ visibility: ["app"], text: "auto" }) @Paginated("id") forApp() {}
 }
 @McpService()
 class Spills {
