@@ -1,0 +1,102 @@
+import { describe, expect, it } from "vitest";
+import { type NamedStage, placeCapabilityStages } from "../../../src/builder/capability-stages.js";
+import { defineCapability } from "../../../src/decorators/define-capability.js";
+import { McpService } from "../../../src/decorators/mcp-service.decorator.js";
+import { Resource } from "../../../src/decorators/resource.decorator.js";
+import { Tool } from "../../../src/decorators/tool.decorator.js";
+import type { CapabilityServices } from "../../../src/pipeline/capability.js";
+import { compose } from "../../../src/pipeline/compose.js";
+import type { Stage } from "../../../src/pipeline/invocation.js";
+import type { OperationDefinition } from "../../../src/pipeline/operation.js";
+import type { StageName } from "../../../src/pipeline/order.js";
+import { invocationOf, recordingLogger, resourceOf, toolOf } from "../../support/unit-build.js";
+
+const trace: string[] = [];
+const traced =
+  (name: string): Stage =>
+  async (_invocation, next) => {
+    trace.push(name);
+    return next();
+  };
+const capability = (name: string, after: StageName, refuse = false) =>
+  defineCapability({
+    name,
+    decorator: `@${name}`,
+    options: () => ({}),
+    stage: {
+      after,
+      create: (_spec, operation) => async (_call, next) => {
+        trace.push(`${name}(${operation.name})`);
+        if (refuse) throw new Error(`${name} refused`);
+        return next();
+      },
+    },
+  });
+const Zeta = capability("zeta", "interceptors");
+const Alpha = capability("alpha", "interceptors");
+const AfterCache = capability("afterCache", "cache");
+const Guard = capability("guard", "validate", true);
+const Silent = defineCapability({
+  name: "silent",
+  decorator: "@Silent",
+  options: () => ({}),
+  stage: { after: "validate", create: () => undefined },
+});
+
+@McpService()
+class Search {
+  // Decorators apply bottom-up: @Zeta is recorded before @Alpha, yet "alpha" runs first.
+  @Tool() @Alpha() @AfterCache() @Zeta() @Silent() query() {}
+  @Tool() @Guard() guarded() {}
+  @Resource("search://{q}") @Guard() read() {}
+}
+
+const logger = recordingLogger();
+const services: CapabilityServices = { resolve: () => undefined as never, logger };
+
+async function run(definition: OperationDefinition, builtIn: NamedStage[]) {
+  trace.length = 0;
+  const stages = placeCapabilityStages(definition, builtIn, services);
+  return compose(stages, async () => {
+    trace.push("handler");
+    return "done";
+  })(invocationOf(definition));
+}
+
+describe("placeCapabilityStages", () => {
+  it("places each capability just inside the built-in stage it names, same-place ones by name", async () => {
+    const definition = toolOf(Search, "query");
+    await run(definition, [
+      { name: "validate", stage: traced("validate") },
+      { name: "interceptors", stage: traced("interceptors") },
+      { name: "cache", stage: traced("cache") },
+      { name: "shape", stage: traced("shape") },
+    ]);
+    expect(trace).toEqual([
+      "validate",
+      "interceptors",
+      "alpha(query)",
+      "zeta(query)",
+      "cache",
+      "afterCache(query)",
+      "shape",
+      "handler",
+    ]);
+  });
+
+  it("keeps a capability's place when the stage it names is absent from the operation", async () => {
+    await run(toolOf(Search, "query"), [{ name: "shape", stage: traced("shape") }]);
+    expect(trace).toEqual(["alpha(query)", "zeta(query)", "afterCache(query)", "shape", "handler"]);
+  });
+
+  it("answers a tool refused by a capability outside shape with isError, as an interceptor's refusal", async () => {
+    const result = await run(toolOf(Search, "guarded"), []);
+    expect(result).toEqual({ content: [{ type: "text", text: "guard refused" }], isError: true });
+    expect(trace).toEqual(["guard(guarded)"]);
+  });
+
+  it("lets a resource refusal reject, and names a resource by its URI", async () => {
+    await expect(run(resourceOf(Search, "search://{q}"), [])).rejects.toThrow("guard refused");
+    expect(trace).toEqual(["guard(search://{q})"]);
+  });
+});

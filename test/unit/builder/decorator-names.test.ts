@@ -1,0 +1,48 @@
+import { describe, expect, it } from "vitest";
+import { decoratorsOn } from "../../../src/builder/decorator-names.js";
+import { Budget } from "../../../src/decorators/budget.decorator.js";
+import { Cached } from "../../../src/decorators/cached.decorator.js";
+import { defineCapability } from "../../../src/decorators/define-capability.js";
+import { Paginated } from "../../../src/decorators/paginated.decorator.js";
+import { Tool } from "../../../src/decorators/tool.decorator.js";
+import { UseInterceptors } from "../../../src/decorators/use-interceptors.decorator.js";
+import { metadataStore } from "../../../src/metadata/store.js";
+
+const RateLimit = defineCapability({
+  name: "rateLimit",
+  decorator: "@RateLimit",
+  options: (n: number) => ({ n }),
+});
+class Audit {
+  intercept() {
+    return { content: [] };
+  }
+}
+
+describe("decoratorsOn", () => {
+  it("names every decorator a method carries as users write it, capabilities last", () => {
+    class Svc {
+      @Tool()
+      @RateLimit(5)
+      @Paginated("id")
+      @Cached({ ttl: 1 })
+      @Budget(100)
+      @UseInterceptors(Audit)
+      list() {}
+    }
+    const metadata = metadataStore.ownMethod(Svc.prototype, "list");
+    if (!metadata) throw new Error("no metadata recorded");
+    expect(decoratorsOn(metadata)).toEqual([
+      "@UseInterceptors",
+      "@Budget",
+      "@Cached",
+      "@Paginated",
+      "@Tool",
+      "@RateLimit",
+    ]);
+  });
+
+  it("names nothing for a member's kind alone", () => {
+    expect(decoratorsOn({ memberKind: "method" })).toEqual([]);
+  });
+});

@@ -1,0 +1,119 @@
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { resolveCapabilities } from "../../../src/builder/resolve-capabilities.js";
+import { defineCapability } from "../../../src/decorators/define-capability.js";
+import { Paginated } from "../../../src/decorators/paginated.decorator.js";
+import { Tool } from "../../../src/decorators/tool.decorator.js";
+import { FrugalConfigError } from "../../../src/errors/config-error.js";
+import type { MethodMetadata } from "../../../src/metadata/definitions.js";
+import { metadataStore } from "../../../src/metadata/store.js";
+import type { CapabilityTarget } from "../../../src/pipeline/capability.js";
+
+const targets: CapabilityTarget[] = [];
+const RateLimit = defineCapability({
+  name: "rateLimit",
+  decorator: "@RateLimit",
+  options: (limit: number) => ({ limit }),
+  resolve: (options, target) => {
+    targets.push(target);
+    return options.limit >= 1
+      ? { ...options }
+      : target.fail(`limit must be at least 1, not ${options.limit}`, "e.g. @RateLimit(5)");
+  },
+  input: (_spec, input) => (input ?? z.object({})).extend({ token: z.string().optional() }),
+});
+const Audit = defineCapability({
+  name: "audit",
+  decorator: "@Audit",
+  on: ["tool"],
+  options: (label: string) => ({ label }),
+  input: (_spec, input) => (input ?? z.object({})).extend({ reason: z.string() }),
+  output: (_spec, output) => output.partial(),
+});
+
+const owner = (kind: "tool" | "resource" | "prompt" = "tool") => ({
+  where: "Search.query",
+  kind,
+  name: "query",
+  serviceClass: Object,
+  property: "query",
+});
+function metadataOf(target: Function, property: string): MethodMetadata {
+  const metadata = metadataStore.ownMethod(target.prototype, property);
+  if (!metadata) throw new Error("no metadata");
+  return metadata;
+}
+
+describe("resolveCapabilities", () => {
+  it("resolves each recorded capability into a frozen spec, keyed by the capability", () => {
+    class Search {
+      @Tool() @RateLimit(5) query() {}
+    }
+    const { specs } = resolveCapabilities(owner(), metadataOf(Search, "query"));
+    expect(specs.get(RateLimit.capability)).toEqual({ limit: 5 });
+    expect(Object.isFrozen(specs.get(RateLimit.capability))).toBe(true);
+  });
+
+  it("keeps the recorded options as the spec when the capability has no resolve", () => {
+    class Search {
+      @Tool() @Audit("search") query() {}
+    }
+    expect(resolveCapabilities(owner(), metadataOf(Search, "query")).specs.get(Audit.capability)).toEqual({
+      label: "search",
+    });
+  });
+
+  it("fails start-up through target.fail, naming the method and the decorator", () => {
+    class Search {
+      @Tool() @RateLimit(0) query() {}
+    }
+    expect(() => resolveCapabilities(owner(), metadataOf(Search, "query"))).toThrow(
+      new FrugalConfigError(
+        "Search.query",
+        "@RateLimit limit must be at least 1, not 0",
+        "e.g. @RateLimit(5)",
+      ),
+    );
+  });
+
+  it("refuses a capability on an operation kind it does not take", () => {
+    class Search {
+      @Audit("x") query() {}
+    }
+    expect(() => resolveCapabilities(owner("resource"), metadataOf(Search, "query"))).toThrow(
+      "Search.query: @Audit applies to tools only. Fix: remove @Audit, or make this method a @Tool.",
+    );
+  });
+
+  it("tells a capability which other decorators the method carries", () => {
+    class Search {
+      @Tool() @Paginated("id") @RateLimit(1) query() {}
+    }
+    targets.length = 0;
+    resolveCapabilities(owner(), metadataOf(Search, "query"));
+    expect(targets[0]?.carries("@Paginated")).toBe(true);
+    expect(targets[0]?.carries("@Cached")).toBe(false);
+    expect(targets[0]).toMatchObject({ where: "Search.query", kind: "tool", name: "query" });
+  });
+
+  it("adds every capability's input and output in the order of their names, whatever the decorator order", () => {
+    class Search {
+      // Decorators apply bottom-up: @RateLimit is recorded first, yet "audit" sorts first.
+      @Tool() @Audit("a") @RateLimit(1) query() {}
+    }
+    const resolved = resolveCapabilities(owner(), metadataOf(Search, "query"));
+    expect([...resolved.specs.keys()].map((capability) => capability.name)).toEqual(["audit", "rateLimit"]);
+    const input = resolved.input(z.object({ q: z.string() }));
+    expect(Object.keys(input?.shape ?? {})).toEqual(["q", "reason", "token"]);
+    const output = resolved.output(z.object({ total: z.number() }));
+    expect(output.safeParse({}).success).toBe(true);
+  });
+
+  it("leaves input and output alone without capabilities", () => {
+    const resolved = resolveCapabilities(owner(), { memberKind: "method" });
+    expect(resolved.specs.size).toBe(0);
+    expect(resolved.input(undefined)).toBeUndefined();
+    const own = z.object({ a: z.string() });
+    expect(resolved.output(own)).toBe(own);
+  });
+});

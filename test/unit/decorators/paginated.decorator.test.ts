@@ -1,0 +1,35 @@
+import { describe, expect, it } from "vitest";
+import { Paginated } from "../../../src/decorators/paginated.decorator.js";
+import { metadataStore } from "../../../src/metadata/store.js";
+
+const paginatedOf = (target: Function, property: string) =>
+  metadataStore.ownMethod(target.prototype, property)?.paginated;
+
+describe("@Paginated", () => {
+  it("records one key field as a list, with its options", () => {
+    class S {
+      @Paginated("id", { limit: 20, maxLimit: 50 }) list() {}
+    }
+    expect(paginatedOf(S, "list")).toEqual({ stableKey: ["id"], options: { limit: 20, maxLimit: 50 } });
+  });
+
+  it("copies a compound key and the options, so later changes to them are not recorded", () => {
+    const key = ["updatedAt", "slug"];
+    const options = { limit: 10 };
+    class S {
+      @Paginated(key, options) list() {}
+    }
+    key.push("id");
+    options.limit = 99;
+    const recorded = paginatedOf(S, "list");
+    expect(recorded).toEqual({ stableKey: ["updatedAt", "slug"], options: { limit: 10 } });
+    expect(Object.isFrozen(recorded?.stableKey)).toBe(true);
+  });
+
+  it("records a key of the wrong type as given, for the start-up check to refuse by name", () => {
+    class S {
+      @Paginated(42 as unknown as string) list() {}
+    }
+    expect(paginatedOf(S, "list")?.stableKey).toBe(42);
+  });
+});

@@ -1,0 +1,78 @@
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { CacheTrust } from "../../../src/cache/cache-trust.js";
+import { LruCache } from "../../../src/cache/lru-cache.js";
+import { SingleFlight } from "../../../src/cache/single-flight.js";
+import { ManualClock } from "../../../src/clock/clock.js";
+import { Cached } from "../../../src/decorators/cached.decorator.js";
+import { McpService } from "../../../src/decorators/mcp-service.decorator.js";
+import { Tool } from "../../../src/decorators/tool.decorator.js";
+import type { EphemeralResources } from "../../../src/ephemeral/ephemeral-resources.js";
+import { InMemoryEventBus } from "../../../src/events/in-memory-event-bus.js";
+import { AppMetrics } from "../../../src/metrics/app-metrics.js";
+import { CursorCodec } from "../../../src/pagination/cursor-codec.js";
+import { createKeyring } from "../../../src/pagination/cursor-keys.js";
+import type { Interceptor } from "../../../src/pipeline/interceptor.js";
+import { PIPELINE_ORDER } from "../../../src/pipeline/order.js";
+import { pipelineStages, type StageDeps } from "../../../src/runtime/pipeline-stages.js";
+import { BpeTokenCounter } from "../../../src/tokenizer/bpe-token-counter.js";
+import { buildServices, invocationOf, recordingLogger } from "../../support/unit-build.js";
+
+function deps(): StageDeps {
+  const clock = new ManualClock(Date.UTC(2026, 0, 1));
+  return {
+    logger: recordingLogger(),
+    clock,
+    metrics: new AppMetrics(),
+    inputLimits: { maxBytes: 10_000, maxElements: 1_000, maxDepth: 8 },
+    appInterceptors: [],
+    interceptorOf: (type) => type as Interceptor,
+    bus: new InMemoryEventBus(),
+    cursors: new CursorCodec({
+      keyring: createKeyring("0123456789abcdef-secret"),
+      clock,
+      ttlMs: 60_000,
+      encrypt: false,
+      maxLength: 1024,
+    }),
+    cache: new LruCache(),
+    flights: new SingleFlight(),
+    trust: new CacheTrust(),
+    counter: new BpeTokenCounter(),
+    // No operation here spills: the ephemeral resources are never reached.
+    resources: {} as EphemeralResources,
+    resourceTools: { read: "read_resource", search: "search_resource", query: "query_resource" },
+    readTool: "read_resource",
+  };
+}
+
+@McpService()
+class Counter {
+  runs = 0;
+  @Tool({ input: { by: z.number().int() } })
+  @Cached({ ttl: 10_000 })
+  add({ by }: { by: number }) {
+    this.runs += by;
+    return { runs: this.runs };
+  }
+}
+
+describe("pipelineStages", () => {
+  it("gives one stage factory per place of PIPELINE_ORDER, in that order", () => {
+    expect(pipelineStages(deps()).map((factory) => factory.name)).toEqual([...PIPELINE_ORDER]);
+  });
+
+  it("composes into a working pipeline: arguments validated, results shaped and cached", async () => {
+    const registry = buildServices([Counter], { stages: pipelineStages(deps()) });
+    const add = registry.tools.get("add");
+    if (!add) throw new Error("not built");
+    const call = (args: Record<string, unknown>) => add.execute(invocationOf(add.definition, args));
+    expect(await call({ by: "two" })).toMatchObject({ isError: true });
+    expect(await call({ by: 2 })).toEqual({
+      content: [{ type: "text", text: '{"runs":2}' }],
+      structuredContent: { runs: 2 },
+    });
+    // Served from the cache: the handler does not run again for the same input and owner.
+    expect(await call({ by: 2 })).toMatchObject({ structuredContent: { runs: 2 } });
+  });
+});
