@@ -13,7 +13,9 @@ function sortKeys(value: unknown): unknown {
   if (value instanceof Date) return value.toISOString();
   if (Array.isArray(value)) return value.map(sortKeys);
   if (value === null || typeof value !== "object") return value;
-  const sorted: Record<string, unknown> = {};
+  // No prototype: an own "__proto__" key (JSON.parse makes one from client input) stays a
+  // plain field instead of hitting the prototype setter, so two inputs never share a key.
+  const sorted: Record<string, unknown> = Object.create(null);
   for (const key of Object.keys(value).sort()) {
     const item = (value as Record<string, unknown>)[key];
     if (item !== undefined) sorted[key] = sortKeys(item);

@@ -29,6 +29,14 @@ export function collectModuleGraph(root: Function): ModuleGraph {
   const listedBy = new Map<unknown, Function>();
   const visit = (module: Function, importedBy: string | undefined) => {
     if (imports.has(module)) return;
+    if (typeof module !== "function") {
+      // Most often a circular ES import: the importing file ran before the module's class existed.
+      throw new FrugalConfigError(
+        `${importedBy ?? "the root module"} imports ${String(module)}`,
+        "an imported module is not a class (a circular import between module files evaluates one of them too early)",
+        "break the import cycle between the module files, or import the module class from the file that defines it",
+      );
+    }
     const options = metadataStore.module<Required<McpModuleOptions>>(module);
     if (!options) {
       const where = importedBy

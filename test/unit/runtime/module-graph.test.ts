@@ -144,9 +144,8 @@ describe("collectModuleGraph", () => {
     );
   });
 
-  // Known bug: an import that is `undefined` (a circular ES import evaluated too early) reaches
-  // reflect-metadata, which throws a bare TypeError instead of the FrugalConfigError this path builds.
-  it.fails("refuses an undefined import with a FrugalConfigError", () => {
+  // An import that is `undefined` (a circular ES import evaluated too early) is named, not a bare TypeError.
+  it("refuses an undefined import with a FrugalConfigError", () => {
     @McpModule({ imports: [undefined as never] })
     class Root {}
     expect(() => collectModuleGraph(Root)).toThrow(FrugalConfigError);
