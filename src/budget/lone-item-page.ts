@@ -18,7 +18,7 @@ export class LoneItemPage extends ResultPage {
     return null;
   }
 
-  get itemText(): readonly string[] | "links" | undefined {
+  override get itemText(): readonly string[] | "links" | undefined {
     const text = this.source.itemText;
     return Array.isArray(text) ? text.slice(0, 1) : text;
   }
