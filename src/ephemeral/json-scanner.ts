@@ -66,6 +66,9 @@ export class JsonScanner {
   private escape = "";
   private stopped = false;
   private position = 0;
+  /** In the piece being fed: the next quote and backslash found (-1: none left; -2: not looked for yet). */
+  private quoteAt = -2;
+  private backslashAt = -2;
 
   constructor(private readonly visitor: ScanVisitor) {}
 
@@ -83,6 +86,8 @@ export class JsonScanner {
   /** Feeds the next piece of the text. */
   feed(text: string): void {
     let i = 0;
+    this.quoteAt = -2;
+    this.backslashAt = -2;
     while (i < text.length && !this.stopped) {
       if (this.mode === "inString" || this.mode === "inKey") {
         i = this.stringPart(text, i);
@@ -169,8 +174,12 @@ export class JsonScanner {
       if (this.escape !== "") return text.length;
     }
     for (;;) {
-      const quote = text.indexOf('"', at);
-      const backslash = text.indexOf("\\", at);
+      // Where the next quote and backslash are, searched again only once passed: a long
+      // string with many escapes and no quote must not be scanned to its end at each escape.
+      if (this.quoteAt !== -1 && this.quoteAt < at) this.quoteAt = text.indexOf('"', at);
+      if (this.backslashAt !== -1 && this.backslashAt < at) this.backslashAt = text.indexOf("\\", at);
+      const quote = this.quoteAt;
+      const backslash = this.backslashAt;
       const stop = quote === -1 ? backslash : backslash === -1 ? quote : Math.min(quote, backslash);
       if (stop === -1) {
         this.emit(text.slice(at));

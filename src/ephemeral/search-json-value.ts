@@ -71,9 +71,7 @@ export async function searchJsonValue(
   return {
     found,
     result: {
-      uri: meta.uri,
       version: meta.version,
-      pattern: options.pattern,
       matches: found.map((f) => f.match),
       count: found.length,
       total: 1,

@@ -41,11 +41,9 @@ export interface FoundMatch {
   readonly lead: number;
 }
 
-/** Matches in a resource, self-describing like a slice. */
+/** Matches in a resource, with where to go on (the URI and pattern asked are not repeated: the caller has them). */
 export interface SearchResult {
-  uri: string;
   version: number;
-  pattern: string;
   matches: SearchMatch[];
   count: number;
   /** Items or lines in the whole resource (1 for a JSON value that is not an array). */

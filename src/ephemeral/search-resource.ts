@@ -109,9 +109,7 @@ export async function searchResource(
   return {
     found,
     result: {
-      uri: meta.uri,
       version: meta.version,
-      pattern: options.pattern,
       matches: found.map((f) => f.match),
       count: found.length,
       total: meta.total,

@@ -3,7 +3,7 @@
  * index, JSON Pointer, offset), and `read_resource` reads any long string field, line or
  * item text in windows, so a field far over the token budget is read whole, window by window.
  */
-import { MAX_TOKENS_META, McpModule, McpService, Tool, type ToolContext } from "frugal-mcp";
+import { Ephemeral, MAX_TOKENS_META, McpModule, McpService, Tool, type ToolContext } from "frugal-mcp";
 import { createTestClient, type TestClient } from "frugal-mcp/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
@@ -48,6 +48,12 @@ class StoreService {
     const value = what === "issues" ? ISSUES : what === "report" ? REPORT : LOG;
     const info = await ctx.resources.create(value, what === "log" ? { mimeType: "text/plain" } : {});
     return { uri: info.uri };
+  }
+
+  @Tool()
+  @Ephemeral({ mimeType: "application/json" })
+  crashReport() {
+    return ISSUES[1];
   }
 }
 
@@ -188,6 +194,24 @@ describe("windows inside long values", () => {
     const [match] = found.matches as [Match];
     expect(match.text).toContain("FATAL");
     expect(match.text?.length).toBeLessThan(2000);
+  });
+
+  it("says how to read a spilled JSON object by path, and reads its long field from the match", async () => {
+    const spilled = await call("crash_report", {});
+    const [link, summary] = spilled.content as [{ uri: string }, { text: string }];
+    expect(summary.text).toContain("one JSON value");
+    expect(summary.text).toMatch(/read_resource\(\{ uri, path, offset \}\)/);
+    const found = await ok<Found>("search_resource", { uri: link.uri, pattern: "FATAL", limit: 1 });
+    const [match] = found.matches as [Match];
+    expect(match).toMatchObject({ path: "/body", offset: FATAL_AT });
+    expect(match.index).toBeUndefined();
+    const window = await ok<Window>("read_resource", {
+      uri: link.uri,
+      path: "/body",
+      offset: FATAL_AT,
+      limit: 5,
+    });
+    expect(window.text).toBe("FATAL");
   });
 
   it("refuses bad windows with messages that say what to give", async () => {

@@ -11,9 +11,7 @@ const chars: TokenCounter = {
 const found = (matches: FoundMatch[], total = 10): SearchFound => ({
   found: matches,
   result: {
-    uri: "t://x",
     version: 1,
-    pattern: "p",
     matches: matches.map((f) => f.match),
     count: matches.length,
     total,
