@@ -132,8 +132,9 @@ function entryMatches(
   const index = entry.position;
   const context = options.context ?? DEFAULT_CONTEXT;
   if (options.whole || !isArray) {
-    if (!options.whole) return windows(matcher, entry.text, max, context, index, { index });
+    // Testing first keeps RE2 on its fast path for the many lines that do not match.
     if (!matcher.test(entry.text)) return [];
+    if (!options.whole) return windows(matcher, entry.text, max, context, index, { index });
     const match = isArray ? { index, item: JSON.parse(entry.text) } : { index, text: entry.text };
     return [{ match, entry: index, lead: 0 }];
   }
