@@ -59,6 +59,8 @@ const READ_AHEAD_BYTES_PER_TOKEN = 16;
  */
 export class EphemeralResourceTools {
   private readonly locator: ResourceLocator;
+  /** This tool's own name, for the hints it gives. */
+  private readonly readTool: string;
 
   constructor(
     resources: EphemeralResources,
@@ -71,6 +73,7 @@ export class EphemeralResourceTools {
     private readonly queries: QueryDeps,
   ) {
     const { settings } = resources;
+    this.readTool = settings.readToolName ?? "read_resource";
     this.locator = new ResourceLocator(resources, readDeclared, {
       maxItems: settings.maxWalkItems ?? PAGE_WALK_DEFAULTS.maxItems,
       maxMs: settings.maxWalkMs ?? PAGE_WALK_DEFAULTS.maxMs,
@@ -125,14 +128,16 @@ export class EphemeralResourceTools {
       this.counter,
     );
     if (fitted.n > 0 || slice.count === 0) return shortenSlice(slice, fitted.n);
-    // One entry alone is over the budget: skip it, say so, and say where to go on.
+    // One entry alone is over the budget: go on after it, and say how to read it in windows.
     const alone = await this.counter.count(JSON.stringify(shortenSlice(slice, 1)), budget);
     const next = slice.offset + 1;
+    const unit = meta.kind === "json-array" ? "item" : "line";
     return {
       ...shortenSlice(slice, 0),
       nextOffset: next < slice.total ? next : null,
       hasMore: next < slice.total,
       skipped: { position: slice.offset, tokens: alone.tokens, budget },
+      hint: `${unit} ${slice.offset} alone is over the token budget: read it in windows with ${this.readTool}({ uri, index: ${slice.offset}${meta.kind === "json-array" ? ', path: "/field"' : ""}, offset }), or search it.`,
     };
   }
 

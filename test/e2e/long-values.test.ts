@@ -171,6 +171,23 @@ describe("windows inside long values", () => {
     expect(calls).toBeGreaterThan(10);
   });
 
+  it("says how to read in windows a line or item that a slice cannot hold", async () => {
+    const item = await ok<{ items: unknown[]; skipped: unknown; hint: string }>("read_resource", {
+      uri: uris.issues,
+      offset: 1,
+      limit: 1,
+    });
+    expect(item).toMatchObject({ items: [], skipped: { position: 1 }, nextOffset: 2 });
+    expect(item.hint).toContain('read_resource({ uri, index: 1, path: "/field", offset })');
+    const line = await ok<{ lines: unknown[]; hint: string }>("read_resource", {
+      uri: uris.log,
+      offset: 2,
+      limit: 1,
+    });
+    expect(line.lines).toEqual([]);
+    expect(line.hint).toContain("read_resource({ uri, index: 2, offset })");
+  });
+
   it("reads a long text line, and a JSON value's field, in windows", async () => {
     const line = await readAll({ uri: uris.log, index: 2 });
     expect(line.text === LONG_LINE).toBe(true);
