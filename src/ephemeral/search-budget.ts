@@ -3,7 +3,7 @@ import type { TokenCounter } from "../tokenizer/token-counter.js";
 import { crowdedHint, type SearchFound, type SearchResult } from "./search-match.js";
 
 /** A search answer whose first match, whole, is over the budget: skipped, with how to go on. */
-type SkippedSearch = SearchResult & { skipped: { index: number; budget: number; reason: string } };
+type SkippedSearch = SearchResult & { skipped: { index?: number; budget: number; reason: string } };
 
 /**
  * Holds a search answer to the budget: the most matches that fit, cut between items or
@@ -59,14 +59,16 @@ export async function fitSearch(
     if (fits.n > 0) return narrowed(fits.n);
   }
   // A whole item (or a budget too small for any text) alone over the budget: skip it, say how to go on.
-  const index = first.match.index ?? 0;
+  // Go on after its entry (in a JSON value, after this match: offsets count matches there).
+  const next = first.entry + 1;
+  const more = unit === "value" || next < result.total;
   return {
     ...render(0),
-    scanned: index + 1 - from,
-    nextOffset: index + 1 < result.total ? index + 1 : null,
-    hasMore: index + 1 < result.total,
+    scanned: unit === "value" ? 1 : next - from,
+    nextOffset: more ? next : null,
+    hasMore: more,
     skipped: {
-      index,
+      ...(first.match.index === undefined ? {} : { index: first.match.index }),
       budget,
       reason:
         text === undefined

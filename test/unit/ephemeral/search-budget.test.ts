@@ -63,3 +63,12 @@ describe("fitSearch", () => {
     expect(JSON.stringify(fitted)).toContain("search without whole");
   });
 });
+
+describe("fitSearch on a JSON value (offsets count matches)", () => {
+  it("goes on after the match it had to skip, wherever the search started", async () => {
+    const match = { match: { path: "/a", offset: 0, text: "p" }, entry: 7, lead: 0 };
+    const value = found([match], 1);
+    const fitted = await fitSearch(value, 7, 5, chars);
+    expect(fitted).toMatchObject({ matches: [], nextOffset: 8, hasMore: true });
+  });
+});
