@@ -22,11 +22,6 @@ export interface SearchMatcher {
   test(text: string): boolean;
   /** Every occurrence in `text`, in order, at most `max`. */
   find(text: string, max: number): Occurrence[];
-  /**
-   * True when a match in a decoded JSON string is always a match in its JSON text too (a
-   * literal without characters JSON escapes), so the item's text can be tested first.
-   */
-  readonly seenInJsonText: boolean;
 }
 
 let re2: Promise<typeof RE2> | undefined;
@@ -47,11 +42,6 @@ export function loadRe2(): Promise<typeof RE2> {
   return re2;
 }
 
-// Characters JSON.stringify writes as escapes: a literal holding one may match a decoded
-// string and not its JSON text.
-// biome-ignore lint/suspicious/noControlCharactersInRegex: the control characters are the point
-const JSON_ESCAPED = /["\\\u0000-\u001f]/;
-
 /** Compiles a pattern; throws a `PatternError` saying what is wrong with it. */
 export async function searchMatcher(options: PatternOptions): Promise<SearchMatcher> {
   if (options.pattern.length === 0)
@@ -70,11 +60,9 @@ export async function searchMatcher(options: PatternOptions): Promise<SearchMatc
         return expression.test(text);
       },
       find: (text, max) => inUtf16(text, findAll(expression, text, max)),
-      seenInJsonText: false,
     };
   }
   const { pattern } = options;
-  const seenInJsonText = !JSON_ESCAPED.test(pattern);
   if (options.ignoreCase) {
     const needle = pattern.toLowerCase();
     // A literal regular expression (escaped): linear, and its offsets are those of the text itself.
@@ -82,7 +70,6 @@ export async function searchMatcher(options: PatternOptions): Promise<SearchMatc
     return {
       test: (text) => text.toLowerCase().includes(needle),
       find: (text, max) => findAll(expression, text, max),
-      seenInJsonText,
     };
   }
   return {
@@ -97,7 +84,6 @@ export async function searchMatcher(options: PatternOptions): Promise<SearchMatc
         found.push({ offset: at, length: pattern.length });
       return found;
     },
-    seenInJsonText,
   };
 }
 

@@ -138,10 +138,8 @@ function entryMatches(
     const match = isArray ? { index, item: JSON.parse(entry.text) } : { index, text: entry.text };
     return [{ match, entry: index, lead: 0 }];
   }
-  const inText = matcher.test(entry.text);
-  // A literal seen in no decoded string can be seen in none; a regular expression may match
-  // an escaped character (a newline) that the JSON text writes as two.
-  if (!inText && (matcher.seenInJsonText || !entry.text.includes("\\"))) return [];
+  // An item matches when its JSON text does (as counts and the contract say): only those are parsed.
+  if (!matcher.test(entry.text)) return [];
   const found: FoundMatch[] = [];
   for (const field of stringFields(JSON.parse(entry.text))) {
     found.push(
@@ -150,7 +148,7 @@ function entryMatches(
     if (found.length >= max) return found;
   }
   // Matched only outside the strings (a key, a number): windows of the item's JSON text.
-  if (found.length === 0 && inText) return windows(matcher, entry.text, max, context, index, { index });
+  if (found.length === 0) return windows(matcher, entry.text, max, context, index, { index });
   return found;
 }
 

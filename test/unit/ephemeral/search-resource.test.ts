@@ -16,9 +16,9 @@ describe("searchResource", () => {
     "application/json",
   );
 
-  it("finds a regular expression across an escaped newline of a string, at the decoded offset", async () => {
-    const found = await search(items, { pattern: "one\\nline", regex: true, context: 0 });
-    expect(found.matches).toEqual([{ index: 0, path: "/note", offset: 5, text: "one\nline" }]);
+  it("answers offsets in the decoded string, not in the item's JSON text", async () => {
+    const found = await search(items, { pattern: "line two", context: 4 });
+    expect(found.matches).toEqual([{ index: 0, path: "/note", offset: 9, text: "one\nline two" }]);
   });
 
   it("answers a match outside the strings (a key) as a window of the item's JSON text", async () => {
