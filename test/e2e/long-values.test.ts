@@ -260,7 +260,11 @@ describe("windows inside long values", () => {
       { uri: issues, index: 0, path: "/title", offset: 50 },
       /offset 50 is past the end of the field at \/title \(11 characters\)/,
     );
-    await refused("read_resource", { uri: issues, index: 0, path: "/title", limit: -1 }, /limit/);
+    await refused(
+      "read_resource",
+      { uri: issues, index: 0, path: "/title", limit: -1 },
+      /limit: Too small: expected number to be >=1/,
+    );
     await refused("read_resource", { uri: uris.log, index: 0, path: "/x" }, /this resource is text/);
     await refused(
       "read_resource",
