@@ -2,11 +2,12 @@ import type { ResultPage } from "../pipeline/outcomes.js";
 import { renderPage } from "../pipeline/page-text.js";
 import type { TextRendering } from "../results/items-text.js";
 import { countUpTo } from "./count-result.js";
+import { LoneItemPage } from "./lone-item-page.js";
 
 /** The outcome of fitting a page into a budget. */
 export type FittedPage =
   | { kind: "fits"; page: ResultPage; tokens: number }
-  /** Even the first item alone is over the budget. */
+  /** Even the first item alone, with the least envelope (no cursor), is over the budget. */
   | { kind: "firstItemTooLarge"; tokens: number };
 
 /**
@@ -44,6 +45,14 @@ export async function fitPage(page: ResultPage, rendering: TextRendering): Promi
       over = middle;
     }
   }
-  if (fits === 0 && page.count > 0) return { kind: "firstItemTooLarge", tokens: await tokensOf(1) };
+  if (fits === 0 && page.count > 0) {
+    // Alone over the budget only if over it with the least envelope. An item the cursor (or a
+    // stream's range) pushes over is sent with them, a little over: never skipped for good.
+    const lone = await countUpTo(await renderPage(new LoneItemPage(page), rendering), counter, budget);
+    if (lone > budget) return { kind: "firstItemTooLarge", tokens: lone };
+    const one = prefix(1);
+    const tokens = await countUpTo(await renderPage(one, rendering), counter, Number.MAX_SAFE_INTEGER);
+    return { kind: "fits", page: one, tokens };
+  }
   return { kind: "fits", page: prefix(fits), tokens: fitsTokens };
 }

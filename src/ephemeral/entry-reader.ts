@@ -1,3 +1,4 @@
+import { StringDecoder } from "node:string_decoder";
 import type { ResourceStorage, StoredResourceMeta } from "../storage/storage.js";
 
 /** What reading slices needs of a storage: byte ranges of one part of one version. */
@@ -106,4 +107,38 @@ export async function* walkEntries(
     for (let i = 0; i < count; i++) yield { position: start + i, text: chunk.textAt(i) };
     start += count;
   }
+}
+
+/** The byte range `[start, end)` of item or line `position` in the stored content. */
+export async function entryRange(
+  storage: StoredContent,
+  meta: StoredResourceMeta,
+  position: number,
+): Promise<{ start: number; end: number }> {
+  const offsets = await readOffsets(storage, meta, position, position + 1);
+  const trailer = meta.kind === "json-array" ? ITEM_SEPARATOR.length : 1;
+  const start = offsets[0] as number;
+  return { start, end: Math.min((offsets[1] as number) - trailer, meta.size) };
+}
+
+/**
+ * The text of bytes `[start, end)` decoded in pieces of about `pieceBytes` (a character
+ * cut between two reads is kept whole): a long line or a large JSON value is read
+ * holding one piece at a time.
+ */
+export async function* textPieces(
+  storage: StoredContent,
+  meta: StoredResourceMeta,
+  start: number,
+  end: number,
+  pieceBytes = 256 * 1024,
+): AsyncGenerator<string> {
+  const decoder = new StringDecoder("utf8");
+  for (let at = start; at < end; at += pieceBytes) {
+    const bytes = await storage.read(meta.id, meta.version, "content", at, Math.min(end, at + pieceBytes));
+    const text = decoder.write(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+    if (text !== "") yield text;
+  }
+  const rest = decoder.end();
+  if (rest !== "") yield rest;
 }

@@ -17,14 +17,16 @@ const fieldNames = z.union([z.string(), fieldList]);
 /** Inputs of `read_resource`. */
 export const readResourceInput = {
   uri: uriInput,
-  offset: z.number().int().min(0).optional().describe("First item, line or byte (default 0)."),
+  offset: z.number().int().min(0).optional().describe("First item, line or byte (character with index)."),
   limit: z
     .number()
     .int()
     .min(1)
     .max(MAX_BYTE_SLICE)
     .optional()
-    .describe("Most items, lines or bytes (default: as many as the token budget allows)."),
+    .describe("Most items, lines, bytes or characters."),
+  index: z.number().int().min(0).optional().describe("Item or line to read characters of."),
+  path: z.string().max(1000).optional().describe("JSON Pointer of a string field, e.g. /body."),
 };
 
 /** Inputs of `search_resource`. */
@@ -50,6 +52,8 @@ export const searchResourceInput = {
     .describe("Most matches to return (default 100; fewer when the token budget is reached)."),
   count: z.boolean().optional().describe("Answer only { count } of matches."),
   fields: fieldList.optional().describe("Fields kept of each matching item."),
+  context: z.number().int().min(0).max(2000).optional().describe("Characters each side (default 80)."),
+  whole: z.boolean().optional().describe("Whole items or lines instead."),
 };
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>

@@ -23,14 +23,14 @@ export function resourceToolsService(
       declare("readResource", {
         name: names.read,
         description:
-          "Read a slice of an ephemeral resource (items of a JSON array, lines of text, or bytes as base64). Each slice says total, nextOffset and hasMore; without limit it is as long as the token budget allows.",
+          "Read a slice of a resource (JSON array items, text lines, or base64 bytes), or with index (and path) characters of one item, line or string field. Says nextOffset; without limit, fills the token budget.",
         input: readResourceInput,
         annotations: { readOnlyHint: true },
       }),
       declare("searchResource", {
         name: names.search,
         description:
-          "Search an ephemeral resource for literal text (or an RE2 regular expression) in each item's JSON or each line; returns matches with their positions and where to continue.",
+          "Search a resource for literal text or an RE2 regex. Each match: index (item or line), path (JSON Pointer), offset, and text around it.",
         input: searchResourceInput,
         annotations: { readOnlyHint: true },
       }),

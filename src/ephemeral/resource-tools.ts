@@ -16,8 +16,10 @@ import { type QueryDeps, queryResource } from "./query-resource.js";
 import type { QueryInput } from "./query-spec.js";
 import { type DeclaredResourceReader, type Located, ResourceLocator } from "./resource-locator.js";
 import { MAX_BYTE_SLICE, readSlice, shortenSlice } from "./resource-slices.js";
+import { fitSearch } from "./search-budget.js";
 import { projectMatches, searchFields } from "./search-fields.js";
-import { countSearch, PatternError, type SearchResult, searchResource } from "./search-resource.js";
+import { countSearch, PatternError, type SearchFound, searchResource } from "./search-resource.js";
+import { type ReadInput, readTextWindow } from "./window-read.js";
 
 export type { DeclaredRead, DeclaredResourceReader } from "./resource-locator.js";
 
@@ -31,6 +33,8 @@ interface SearchInput {
   limit: number;
   count?: boolean | undefined;
   fields?: string[] | undefined;
+  context?: number | undefined;
+  whole?: boolean | undefined;
 }
 
 /**
@@ -55,6 +59,8 @@ const READ_AHEAD_BYTES_PER_TOKEN = 16;
  */
 export class EphemeralResourceTools {
   private readonly locator: ResourceLocator;
+  /** This tool's own name, for the hints it gives. */
+  private readonly readTool: string;
 
   constructor(
     resources: EphemeralResources,
@@ -67,6 +73,7 @@ export class EphemeralResourceTools {
     private readonly queries: QueryDeps,
   ) {
     const { settings } = resources;
+    this.readTool = settings.readToolName ?? "read_resource";
     this.locator = new ResourceLocator(resources, readDeclared, {
       maxItems: settings.maxWalkItems ?? PAGE_WALK_DEFAULTS.maxItems,
       maxMs: settings.maxWalkMs ?? PAGE_WALK_DEFAULTS.maxMs,
@@ -79,11 +86,14 @@ export class EphemeralResourceTools {
     return this.locator.locate(uri, ctx);
   }
 
-  async readResource(input: { uri: string; offset?: number; limit?: number }, ctx: ToolContext) {
+  async readResource(input: ReadInput, ctx: ToolContext) {
     const found = await this.locate(input.uri, ctx);
     if (!found.ok) return found.error;
     const { meta, content, walk } = found;
-    const answer = await this.slice(input, meta, content, ctx);
+    const answer =
+      input.path !== undefined || input.index !== undefined
+        ? await readTextWindow(input, meta, content, this.budgetOf(ctx), this.counter)
+        : await this.slice(input, meta, content, ctx);
     return walk && !("isError" in answer) ? { ...answer, ...walk } : answer;
   }
 
@@ -118,14 +128,16 @@ export class EphemeralResourceTools {
       this.counter,
     );
     if (fitted.n > 0 || slice.count === 0) return shortenSlice(slice, fitted.n);
-    // One entry alone is over the budget: skip it, say so, and say where to go on.
+    // One entry alone is over the budget: go on after it, and say how to read it in windows.
     const alone = await this.counter.count(JSON.stringify(shortenSlice(slice, 1)), budget);
     const next = slice.offset + 1;
+    const unit = meta.kind === "json-array" ? "item" : "line";
     return {
       ...shortenSlice(slice, 0),
       nextOffset: next < slice.total ? next : null,
       hasMore: next < slice.total,
       skipped: { position: slice.offset, tokens: alone.tokens, budget },
+      hint: `${unit} ${slice.offset} alone is over the token budget: read it in windows with ${this.readTool}({ uri, index: ${slice.offset}${meta.kind === "json-array" ? ', path: "/field"' : ""}, offset }), or search it.`,
     };
   }
 
@@ -145,7 +157,7 @@ export class EphemeralResourceTools {
     content: StoredContent,
     ctx: ToolContext,
   ) {
-    let found: SearchResult;
+    let searched: SearchFound;
     try {
       if (input.fields && meta.kind !== "json-array")
         return toolError(
@@ -153,38 +165,18 @@ export class EphemeralResourceTools {
         );
       const fields = input.fields && searchFields(input.fields);
       if (input.count) return await countSearch(content, meta, input, this.queries.bounds);
-      found = await searchResource(content, meta, input);
-      if (fields) found = projectMatches(found, fields);
+      // Fields project whole items: they imply whole.
+      searched = await searchResource(content, meta, {
+        ...input,
+        whole: input.whole || fields !== undefined,
+      });
+      if (fields) searched = projectMatches(searched, fields);
     } catch (error) {
       if (error instanceof PatternError) return toolError(`Cannot search ${input.uri}: ${error.message}.`);
       if (error instanceof QueryError) return toolError(`Cannot search ${input.uri}: ${error.message}.`);
       throw error;
     }
-    const budget = this.budgetOf(ctx);
-    const from = input.offset ?? 0;
-    const render = (n: number): SearchResult => {
-      if (n >= found.matches.length) return found;
-      // Cut by the budget: go on right after the last match shown (the rest are found again).
-      const matches = found.matches.slice(0, n);
-      const next = matches.length > 0 ? (matches[matches.length - 1]?.position ?? 0) + 1 : from;
-      const { hint: _scanHint, ...rest } = found;
-      return { ...rest, matches, count: n, scanned: next - from, nextOffset: next, hasMore: true };
-    };
-    const fitted = await fitPrefix(
-      found.matches.length,
-      (n) => JSON.stringify(render(n)),
-      budget,
-      this.counter,
-    );
-    const first = found.matches[0];
-    if (fitted.n > 0 || !first) return render(fitted.n);
-    // The first match alone is over the budget: skip it and continue after it.
-    return {
-      ...render(0),
-      scanned: first.position + 1 - from,
-      nextOffset: first.position + 1,
-      skipped: { position: first.position, budget, reason: "this match alone is over the token budget" },
-    };
+    return fitSearch(searched, input.offset ?? 0, this.budgetOf(ctx), this.counter);
   }
 
   async queryResource(input: QueryInput, ctx: ToolContext) {

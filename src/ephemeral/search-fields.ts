@@ -1,5 +1,5 @@
 import { type FieldPath, fieldPath, project } from "./query-fields.js";
-import type { SearchResult } from "./search-resource.js";
+import type { SearchFound } from "./search-resource.js";
 
 /**
  * Checks the `fields` of a search (dotted paths, as `select` of a query); throws a
@@ -10,11 +10,9 @@ export function searchFields(fields: readonly string[]): FieldPath[] {
 }
 
 /** The matches with only `fields` of each matching item kept (lines are left as they are). */
-export function projectMatches(found: SearchResult, fields: readonly FieldPath[]): SearchResult {
-  return {
-    ...found,
-    matches: found.matches.map((match) =>
-      match.item === undefined ? match : { ...match, item: project(match.item, fields) },
-    ),
-  };
+export function projectMatches(searched: SearchFound, fields: readonly FieldPath[]): SearchFound {
+  const found = searched.found.map((f) =>
+    f.match.item === undefined ? f : { ...f, match: { ...f.match, item: project(f.match.item, fields) } },
+  );
+  return { found, result: { ...searched.result, matches: found.map((f) => f.match) } };
 }

@@ -1,8 +1,22 @@
-import type { RE2 } from "re2-wasm";
-import { requirePackage } from "../common/require-package.js";
 import type { StoredResourceMeta } from "../storage/storage.js";
-import { type StoredContent, walkEntries } from "./entry-reader.js";
+import { type Entry, type StoredContent, walkEntries } from "./entry-reader.js";
+import { stringFields } from "./json-pointer.js";
+import { JsonScanError } from "./json-scanner.js";
 import { type ScanBounds, scanEntries } from "./query-scan.js";
+import { searchJsonValue } from "./search-json-value.js";
+import {
+  crowdedHint,
+  DEFAULT_CONTEXT,
+  type FoundMatch,
+  type SearchFound,
+  type SearchOptions,
+  windows,
+} from "./search-match.js";
+import { PatternError, type PatternOptions, type SearchMatcher, searchMatcher } from "./search-matcher.js";
+import { isJsonValue } from "./text-window.js";
+
+export type { FoundMatch, SearchFound, SearchMatch, SearchOptions, SearchResult } from "./search-match.js";
+export { loadRe2, PatternError } from "./search-matcher.js";
 
 /**
  * Bytes of items or lines one search call scans at most (8 MiB) before answering with
@@ -14,56 +28,12 @@ export const SEARCH_SCAN_MS = 1000;
 /** Longest run of matching before the search lets other calls (other sessions) run. */
 const SLICE_MS = 10;
 
-/** How to search: literal text by default; `regex` uses RE2, which runs in linear time. */
-export interface SearchOptions {
-  pattern: string;
-  regex?: boolean;
-  ignoreCase?: boolean;
-  /** Position (item or line) to start from (default 0). */
-  offset?: number;
-  /** Most matches to return. */
-  limit: number;
-  /** Bytes scanned at most by this call (default `SEARCH_SCAN_BYTES`; always at least one entry). */
-  maxScanBytes?: number;
-  /** Milliseconds spent scanning at most by this call (default `SEARCH_SCAN_MS`; always at least one entry). */
-  maxScanMs?: number;
-}
-
-/** One match: its position, and the item (JSON arrays) or line (text). */
-export interface SearchMatch {
-  position: number;
-  item?: unknown;
-  line?: string;
-}
-
-/** Matches in a resource, self-describing like a slice. */
-export interface SearchResult {
-  uri: string;
-  version: number;
-  pattern: string;
-  matches: SearchMatch[];
-  count: number;
-  /** Items or lines in the whole resource. */
-  total: number;
-  /**
-   * Items or lines this answer covers, from the offset searched from: every match in
-   * `[offset, offset + scanned)` is in `matches`; the next search starts at `nextOffset`.
-   */
-  scanned: number;
-  /** Where to continue searching, or null when the whole resource was searched. */
-  nextOffset: number | null;
-  hasMore: boolean;
-  /** Set when this call stopped at its scan limit, not at `limit` matches: says how to go on. */
-  hint?: string;
-}
-
-/** A pattern the search cannot use; the message says why. */
-export class PatternError extends Error {}
-
 /**
- * Searches each item's JSON text or each line, streaming through the resource in
- * bounded chunks. Regular expressions run on RE2 (linear time, no catastrophic
- * backtracking on hostile patterns); lookarounds and backreferences are refused.
+ * Searches a resource, streaming through it in bounded chunks, and answers each match as a
+ * window of text around it in the string that holds it (see `SearchMatch`). An item of a
+ * JSON array is parsed only when its JSON text could hold a match; a JSON value that is
+ * not an array is scanned as it is read (`JsonScanner`), one string at a time. Regular
+ * expressions run on RE2 (linear time); lookarounds and backreferences are refused.
  *
  * One call scans at most `maxScanBytes` (or `maxScanMs` of matching), then answers with
  * `nextOffset`, so a search of a huge resource is a walk of bounded calls; and it lets
@@ -74,16 +44,25 @@ export async function searchResource(
   storage: StoredContent,
   meta: StoredResourceMeta,
   options: SearchOptions,
-): Promise<SearchResult> {
+): Promise<SearchFound> {
   if (meta.kind === "bytes")
     throw new PatternError("binary content cannot be searched; read it with byte slices");
-  const test = await matcher(options);
+  const matcher = await searchMatcher(options);
+  if (isJsonValue(meta)) {
+    try {
+      return await searchJsonValue(storage, meta, matcher, options);
+    } catch (error) {
+      // Text under a JSON MIME type that is not JSON after all: searched by line.
+      if (!(error instanceof JsonScanError)) throw error;
+    }
+  }
   const from = options.offset ?? 0;
   const maxBytes = options.maxScanBytes ?? SEARCH_SCAN_BYTES;
   const maxMs = options.maxScanMs ?? SEARCH_SCAN_MS;
-  const matches: SearchMatch[] = [];
+  const found: FoundMatch[] = [];
   let nextOffset: number | null = null;
   let scanLimited = false;
+  let crowded: number | undefined;
   let bytes = 0;
   const started = performance.now();
   let slice = started;
@@ -99,35 +78,78 @@ export async function searchResource(
       slice = performance.now();
     }
     bytes += entry.text.length + 1;
-    if (!test(entry.text)) continue;
-    if (matches.length === options.limit) {
+    if (found.length === options.limit) {
+      if (!matcher.test(entry.text)) continue;
       nextOffset = entry.position;
       break;
     }
-    matches.push(
-      meta.kind === "json-array"
-        ? { position: entry.position, item: JSON.parse(entry.text) }
-        : { position: entry.position, line: entry.text },
-    );
+    const room = options.limit - found.length;
+    const matches = entryMatches(entry, meta.kind === "json-array", matcher, options, room + 1);
+    if (matches.length <= room) {
+      found.push(...matches);
+      continue;
+    }
+    // More matches than room: stop before this entry, unless it is the first (then keep what fits).
+    if (found.length > 0) {
+      nextOffset = entry.position;
+      break;
+    }
+    found.push(...matches.slice(0, room));
+    crowded = entry.position;
+    nextOffset = entry.position + 1 < meta.total ? entry.position + 1 : null;
+    break;
   }
   const end = nextOffset ?? meta.total;
   const unit = meta.kind === "json-array" ? "items" : "lines";
+  const hint = scanLimited
+    ? `Searched ${unit} ${from} to ${end - 1} of ${meta.total}: one call searches a bounded part of a large resource; search again with offset ${end} for the rest.`
+    : crowded !== undefined
+      ? crowdedHint(crowded, meta.kind === "json-array" ? "item" : "line", options.limit)
+      : undefined;
   return {
-    uri: meta.uri,
-    version: meta.version,
-    pattern: options.pattern,
-    matches,
-    count: matches.length,
-    total: meta.total,
-    scanned: Math.max(0, end - from),
-    nextOffset,
-    hasMore: nextOffset !== null,
-    ...(scanLimited
-      ? {
-          hint: `Searched ${unit} ${from} to ${end - 1} of ${meta.total}: one call searches a bounded part of a large resource; search again with offset ${end} for the rest.`,
-        }
-      : {}),
+    found,
+    result: {
+      version: meta.version,
+      matches: found.map((f) => f.match),
+      count: found.length,
+      total: meta.total,
+      scanned: Math.max(0, end - from),
+      nextOffset,
+      hasMore: nextOffset !== null,
+      ...(hint === undefined ? {} : { hint }),
+    },
   };
+}
+
+/** The matches of one item or line: windows in its strings, or (under `whole`) the entry itself. */
+function entryMatches(
+  entry: Entry,
+  isArray: boolean,
+  matcher: SearchMatcher,
+  options: SearchOptions,
+  max: number,
+): FoundMatch[] {
+  const index = entry.position;
+  const context = options.context ?? DEFAULT_CONTEXT;
+  if (options.whole || !isArray) {
+    // Testing first keeps RE2 on its fast path for the many lines that do not match.
+    if (!matcher.test(entry.text)) return [];
+    if (!options.whole) return windows(matcher, entry.text, max, context, index, { index });
+    const match = isArray ? { index, item: JSON.parse(entry.text) } : { index, text: entry.text };
+    return [{ match, entry: index, lead: 0 }];
+  }
+  // An item matches when its JSON text does (as counts and the contract say): only those are parsed.
+  if (!matcher.test(entry.text)) return [];
+  const found: FoundMatch[] = [];
+  for (const field of stringFields(JSON.parse(entry.text))) {
+    found.push(
+      ...windows(matcher, field.value, max - found.length, context, index, { index, path: field.path }),
+    );
+    if (found.length >= max) return found;
+  }
+  // Matched only outside the strings (a key, a number): windows of the item's JSON text.
+  if (found.length === 0) return windows(matcher, entry.text, max, context, index, { index });
+  return found;
 }
 
 /** What `search_resource` with `count: true` answers: the number of matches, and how far it got when bounded. */
@@ -148,12 +170,12 @@ export interface SearchCount {
 export async function countSearch(
   storage: StoredContent,
   meta: StoredResourceMeta,
-  options: Omit<SearchOptions, "limit">,
+  options: PatternOptions & { offset?: number | undefined },
   bounds: ScanBounds,
 ): Promise<SearchCount> {
   if (meta.kind === "bytes")
     throw new PatternError("binary content cannot be searched; read it with byte slices");
-  const test = await matcher({ ...options, limit: 0 });
+  const { test } = await searchMatcher(options);
   const from = options.offset ?? 0;
   let count = 0;
   const end = await scanEntries(storage, meta, from, bounds, (text) => {
@@ -174,45 +196,4 @@ export async function countSearch(
 /** Lets timers and other sessions' requests run before going on. */
 function yieldToEventLoop(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
-}
-
-let re2: Promise<typeof RE2> | undefined;
-
-/**
- * RE2, loaded on the first regular-expression search (importing it costs about 20–40 ms of
- * start-up). By `require`, not `import()`: a bundler follows an `import()` and copies re2-wasm
- * into the user's bundle, where it no longer finds its `.wasm` file (it looks beside itself);
- * required, it stays in node_modules, whole.
- */
-export function loadRe2(): Promise<typeof RE2> {
-  re2 ??= Promise.resolve()
-    .then(() => (requirePackage("re2-wasm") as typeof import("re2-wasm")).RE2)
-    .catch((error: unknown) => {
-      re2 = undefined;
-      throw error;
-    });
-  return re2;
-}
-
-async function matcher(options: SearchOptions): Promise<(text: string) => boolean> {
-  if (options.pattern.length === 0)
-    throw new PatternError("the pattern is empty; give some text to look for");
-  if (options.regex) {
-    const Re2 = await loadRe2();
-    let expression: RE2;
-    try {
-      expression = new Re2(options.pattern, options.ignoreCase ? "iu" : "u");
-    } catch (error) {
-      throw new PatternError(`${(error as Error).message} (RE2 syntax: no lookarounds or backreferences)`);
-    }
-    return (text) => {
-      expression.lastIndex = 0;
-      return expression.test(text);
-    };
-  }
-  if (options.ignoreCase) {
-    const needle = options.pattern.toLowerCase();
-    return (text) => text.toLowerCase().includes(needle);
-  }
-  return (text) => text.includes(options.pattern);
 }

@@ -2,6 +2,7 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { StoredResourceMeta } from "../storage/storage.js";
 import { fitPrefix } from "../tokenizer/fit-prefix.js";
 import type { TokenCounter } from "../tokenizer/token-counter.js";
+import { isJsonValue } from "./text-window.js";
 
 /** What a spilled call returns in `structuredContent` (the declared `outputSchema` is widened to allow it). */
 export interface SpilledResult {
@@ -31,18 +32,24 @@ interface SummaryInput {
 export async function spillSummary(input: SummaryInput, counter: TokenCounter): Promise<CallToolResult> {
   const { meta } = input;
   const expiresAt = new Date(meta.expiresAt).toISOString();
+  // A JSON value that is not an array is read by JSON Pointer, not by the lines of its text.
+  const jsonValue = isJsonValue(meta);
   const what =
     meta.kind === "json-array"
       ? `a JSON array of ${meta.total} items`
-      : meta.kind === "text"
-        ? `${meta.total} lines of text`
-        : `${meta.total} bytes of ${meta.mimeType}`;
+      : jsonValue
+        ? "one JSON value"
+        : meta.kind === "text"
+          ? `${meta.total} lines of text`
+          : `${meta.total} bytes of ${meta.mimeType}`;
   const why = input.overBudget ? ` is larger than the ${input.budget}-token budget, so it` : "";
   const lines = [
     `The result (${formatBytes(meta.size)}, ${what})${why} was stored as ${meta.uri} until ${expiresAt}.`,
     meta.kind === "bytes"
       ? `Read it in byte slices with ${input.readTool}({ uri, offset, limit }).`
-      : `Read it in slices with ${input.readTool}({ uri, offset, limit }) or find what you need with ${input.searchTool}({ uri, pattern }).`,
+      : jsonValue
+        ? `Find what you need with ${input.searchTool}({ uri, pattern }); read a long string with ${input.readTool}({ uri, path, offset }).`
+        : `Read it in slices with ${input.readTool}({ uri, offset, limit }) or find what you need with ${input.searchTool}({ uri, pattern }).`,
   ];
   if (input.nextCursor) lines.push(`More results follow: call again with cursor "${input.nextCursor}".`);
   const link = {

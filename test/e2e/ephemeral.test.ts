@@ -193,12 +193,13 @@ describe("@Ephemeral and the resource tools", () => {
     const { link } = await spill("raw_log");
     const literal = (await call("search_resource", { uri: link.uri, pattern: "ERROR", limit: 3 }))
       .structuredContent as {
-      matches: Array<{ position: number; line: string }>;
+      matches: Array<{ index: number; offset: number; text: string }>;
       nextOffset: number;
       hasMore: boolean;
       total: number;
     };
-    expect(literal.matches.map((m) => m.position)).toEqual([0, 97, 194]);
+    expect(literal.matches.map((m) => m.index)).toEqual([0, 97, 194]);
+    expect(literal.matches.every((m) => m.text.slice(m.offset).startsWith("ERROR"))).toBe(true);
     expect(literal).toMatchObject({ nextOffset: 291, hasMore: true, total: 5000 });
     const dotIsLiteral = (await call("search_resource", { uri: link.uri, pattern: "request 4.9" }))
       .structuredContent as {
@@ -207,8 +208,8 @@ describe("@Ephemeral and the resource tools", () => {
     expect(dotIsLiteral.count).toBe(0);
     const regex = (
       await call("search_resource", { uri: link.uri, pattern: "request 49[0-9]9$", regex: true })
-    ).structuredContent as { matches: Array<{ line: string }> };
-    expect(regex.matches.map((m) => m.line.split(" ").pop())).toEqual(
+    ).structuredContent as { matches: Array<{ text: string }> };
+    expect(regex.matches.map((m) => m.text.split(" ").pop())).toEqual(
       Array.from({ length: 10 }, (_, i) => `49${i}9`),
     );
     const started = performance.now();

@@ -246,9 +246,9 @@ export function flagshipContract(
     expect(lines).toEqual(expected);
 
     const found = (await ok(reader, "search_resource", { uri: link?.uri, pattern: "retrying job", limit: 3 }))
-      .structuredContent as { matches: Array<{ line: string }> };
+      .structuredContent as { matches: Array<{ text: string }> };
     expect(found.matches).toHaveLength(3);
-    for (const match of found.matches) expect(match.line).toContain("retrying job");
+    for (const match of found.matches) expect(match.text).toContain("retrying job");
 
     // Another caller cannot read it: results belong to their owner.
     const foreign = await call(admin, "read_resource", { uri: link?.uri });

@@ -35,7 +35,7 @@ type Slice = {
   version: number;
 };
 type Search = {
-  matches: Array<{ position: number; line: string }>;
+  matches: Array<{ index: number; text: string }>;
   count: number;
   nextOffset: number | null;
   hasMore: boolean;
@@ -85,13 +85,14 @@ describe("examples/log-search: a multi-megabyte search result read in slices", (
     expect(summary.text).toMatch(/Preview \((first|start of the first)/);
 
     // The client finds what it needs inside the result, then reads around it.
-    const found = (await call("search_resource", { uri: link.uri, pattern: "retrying job", limit: 5 }))
-      .structuredContent as Search;
+    const found = (
+      await call("search_resource", { uri: link.uri, pattern: "retrying job", limit: 5, whole: true })
+    ).structuredContent as Search;
     expect(found.matches.length).toBeGreaterThan(0);
     expect(found.hasMore).toBe(true);
     for (const match of found.matches) {
-      expect(match.line).toContain(" WARN ");
-      expect(match.line).toContain("retrying job");
+      expect(match.text).toContain(" WARN ");
+      expect(match.text).toContain("retrying job");
     }
     const next = (
       await call("search_resource", {
@@ -102,13 +103,13 @@ describe("examples/log-search: a multi-megabyte search result read in slices", (
         limit: 5,
       })
     ).structuredContent as Search;
-    expect(next.matches.every((m) => m.position >= (found.nextOffset as number))).toBe(true);
-    expect(next.matches.every((m) => /attempt [34]\)$/.test(m.line))).toBe(true);
+    expect(next.matches.every((m) => m.index >= (found.nextOffset as number))).toBe(true);
+    expect(next.matches.every((m) => /attempt [34]\)$/.test(m.text))).toBe(true);
 
-    const at = found.matches[0]?.position as number;
+    const at = found.matches[0]?.index as number;
     const around = (await call("read_resource", { uri: link.uri, offset: Math.max(0, at - 2), limit: 5 }))
       .structuredContent as Slice;
-    expect(around.lines).toContain(found.matches[0]?.line);
+    expect(around.lines).toContain(found.matches[0]?.text);
     expect(around.total).toBe(total);
 
     // Walks slices from the first line and from deep inside: each one is held to the budget.

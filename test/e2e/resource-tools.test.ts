@@ -140,8 +140,8 @@ describe("read_resource and search_resource on every resource", () => {
       name: "search_resource",
       arguments: { uri: "docs://changelog", pattern: "line 4" },
     });
-    const matches = (found.structuredContent as { matches: Array<{ position: number }> }).matches;
-    expect(matches.map((m) => m.position)).toEqual([4, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49]);
+    const matches = (found.structuredContent as { matches: Array<{ index: number }> }).matches;
+    expect(matches.map((m) => m.index)).toEqual([4, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49]);
   });
 
   it("answers an unknown URI as unknown, without suggesting it belongs to someone", async () => {
@@ -252,7 +252,7 @@ describe("read_resource and search_resource walk a paginated resource's pages", 
   afterAll(() => t.close());
 
   type Found = {
-    matches: Array<{ position: number; item: { id: number } }>;
+    matches: Array<{ index: number; item: { id: number } }>;
     total: number;
     hasMore: boolean;
     partial?: boolean;
@@ -260,14 +260,15 @@ describe("read_resource and search_resource walk a paginated resource's pages", 
     hint?: string;
   };
   const search = async (uri: string, pattern: string, client = t.client) => {
-    const result = await client.callTool({ name: "search_resource", arguments: { uri, pattern } });
+    const args = { uri, pattern, whole: true };
+    const result = await client.callTool({ name: "search_resource", arguments: args });
     expect(result.isError, JSON.stringify(result.content)).toBeFalsy();
     return result.structuredContent as Found;
   };
 
   it("finds text on page 4 and reads items past the first page", async () => {
     const found = await search("events://log", "needle");
-    expect(found.matches.map((m) => [m.position, m.item.id])).toEqual([[97, 97]]);
+    expect(found.matches.map((m) => [m.index, m.item.id])).toEqual([[97, 97]]);
     expect(found).toMatchObject({ total: 120, hasMore: false });
     expect(found.partial).toBeUndefined();
     const slice = await t.client.callTool({
@@ -279,7 +280,7 @@ describe("read_resource and search_resource walk a paginated resource's pages", 
     expect(content).toMatchObject({ kind: "json-array", total: 120, nextOffset: 100, hasMore: true });
     // A page size in the URI is the walk's page size; the items are the same.
     const bigPages = await search("events://log?limit=50", "needle");
-    expect(bigPages.matches.map((m) => m.position)).toEqual([97]);
+    expect(bigPages.matches.map((m) => m.index)).toEqual([97]);
   });
 
   it("stops a long walk at its bound and says plainly how to go on", async () => {
@@ -293,7 +294,7 @@ describe("read_resource and search_resource walk a paginated resource's pages", 
     expect(first.continueUri).toMatch(/^slow:\/\/events\?cursor=[A-Za-z0-9_.~-]+$/);
     const second = await search(first.continueUri as string, "needle");
     expect(second.matches.map((m) => m.item.id)).toEqual([97]);
-    expect(second.matches[0]?.position).toBe(47);
+    expect(second.matches[0]?.index).toBe(47);
     expect(second.partial).toBe(true);
     const last = await search(second.continueUri as string, "event");
     expect(last.matches.map((m) => m.item.id)).toEqual(Array.from({ length: 20 }, (_, i) => 100 + i));

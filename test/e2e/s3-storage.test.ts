@@ -499,15 +499,15 @@ describe("S3Storage end to end through createTestClient", () => {
         name: "search_resource",
         arguments: { uri, pattern: '"level":"ERROR"', limit: 3 },
       })
-    ).structuredContent as { matches: Array<{ position: number }>; nextOffset: number };
-    expect(found.matches.map((m) => m.position)).toEqual([0, 50, 100]);
+    ).structuredContent as { matches: Array<{ index: number }>; nextOffset: number };
+    expect(found.matches.map((m) => m.index)).toEqual([0, 50, 100]);
     const later = (
       await t.client.callTool({
         name: "search_resource",
         arguments: { uri, pattern: "request 2999 ", offset: found.nextOffset },
       })
-    ).structuredContent as { matches: Array<{ position: number }> };
-    expect(later.matches.map((m) => m.position)).toEqual([2999]);
+    ).structuredContent as { matches: Array<{ index: number }> };
+    expect(later.matches.map((m) => m.index)).toEqual([2999]);
 
     const whole = await t.client.readResource({ uri });
     expect(JSON.parse((whole.contents[0] as { text: string }).text)).toHaveLength(3000);

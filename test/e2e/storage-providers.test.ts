@@ -207,8 +207,8 @@ for (const backend of backends) {
         name: "search_resource",
         arguments: { uri: link.uri, pattern: "NEEDLE", limit: 3 },
       });
-      const matches = (found.structuredContent as { matches: Array<{ position: number }> }).matches;
-      expect(matches.map((m) => m.position)).toEqual([0, 50, 100]);
+      const matches = (found.structuredContent as { matches: Array<{ index: number }> }).matches;
+      expect(matches.map((m) => m.index)).toEqual([0, 50, 100]);
       expect((await backend.leftovers(idOf(link.uri))).length).toBeGreaterThanOrEqual(3);
     });
 

@@ -113,7 +113,7 @@ async function whileOtherPings<T>(other: Client, work: () => Promise<T>): Promis
 }
 
 type Search = {
-  matches: Array<{ position: number; line?: string }>;
+  matches: Array<{ index: number; text?: string }>;
   count: number;
   total: number;
   scanned: number;
@@ -166,7 +166,7 @@ describe("a 25 MiB resource never stalls other sessions", () => {
     expect(first.nextOffset).toBeLessThan(LINES);
     expect(first.scanned).toBe(first.nextOffset);
     expect(first.hint).toContain(`offset ${first.nextOffset}`);
-    expect(first.matches.map((m) => m.position)).toEqual(NEEDLES.filter((p) => p < (first.nextOffset ?? 0)));
+    expect(first.matches.map((m) => m.index)).toEqual(NEEDLES.filter((p) => p < (first.nextOffset ?? 0)));
   });
 
   it.each([
@@ -181,8 +181,8 @@ describe("a 25 MiB resource never stalls other sessions", () => {
       for (;;) {
         const page = await search(t, { uri, pattern: "needle-", offset, limit }, maxTokens);
         calls++;
-        found.push(...page.matches.map((m) => m.position));
-        expect(page.matches.every((m) => m.line?.includes(`needle-${m.position}`))).toBe(true);
+        found.push(...page.matches.map((m) => m.index));
+        expect(page.matches.every((m) => m.text?.includes(`needle-${m.index}`))).toBe(true);
         if (!page.hasMore) break;
         expect(page.nextOffset).toBeGreaterThan(offset);
         expect(page.scanned).toBe((page.nextOffset ?? 0) - offset);
