@@ -12,7 +12,7 @@ const bytesOf = (text: string) => Buffer.byteLength(JSON.stringify(note(text)));
 async function replay(store: MemoryEventStore, after: string): Promise<string[]> {
   const texts: string[] = [];
   await store.replayEventsAfter(after, {
-    send: async (_id, message) => void texts.push((message as { params: { text: string } }).params.text),
+    send: async (_id, message) => void texts.push("params" in message ? String(message.params?.text) : ""),
   });
   return texts;
 }

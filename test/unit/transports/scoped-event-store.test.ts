@@ -12,7 +12,7 @@ const note = (text: string): JSONRPCMessage => ({
   method: "notifications/message",
   params: { text },
 });
-const textOf = (message: JSONRPCMessage) => (message as { params: { text: string } }).params.text;
+const textOf = (message: JSONRPCMessage) => ("params" in message ? String(message.params?.text) : "");
 
 describe("isSharedEventStore", () => {
   it("accepts a store object with the shared methods, not a per-session factory or a plain EventStore", async () => {
