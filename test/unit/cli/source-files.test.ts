@@ -1,8 +1,8 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { createTestClient } from "frugal-mcp";
 import { afterAll, describe, expect, it } from "vitest";
 import { sourceFiles } from "../../../src/cli/source-files.js";
-import { createTestClient } from "../../../src/testing/create-test-client.js";
 
 // Written inside the repository's test folder, so they compile with its decorator settings
 // and resolve "frugal-mcp" to these sources, as a generated project resolves its dependency.
