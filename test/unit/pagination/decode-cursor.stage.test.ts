@@ -6,7 +6,7 @@ import { CursorCodec } from "../../../src/pagination/cursor-codec.js";
 import { createKeyring } from "../../../src/pagination/cursor-keys.js";
 import { decodeCursorStage } from "../../../src/pagination/decode-cursor.stage.js";
 import { TailPolls } from "../../../src/pagination/tail-polls.js";
-import { type Invocation, newInvocation, type Stage } from "../../../src/pipeline/invocation.js";
+import { newInvocation, type Stage } from "../../../src/pipeline/invocation.js";
 import type { OperationDefinition } from "../../../src/pipeline/operation.js";
 import type { ToolContext } from "../../../src/pipeline/tool-context.js";
 
