@@ -1,0 +1,39 @@
+import { describe, expect, it } from "vitest";
+import type { Registry } from "../../../../src/builder/registry.js";
+import {
+  ownerScopedFeatures,
+  SUBSCRIBE_REFUSED,
+  serverRequestRefused,
+} from "../../../../src/protocol/registrar-2025/stateless-session.js";
+
+const op = (where: string, extra: Record<string, unknown> = {}) => ({ definition: { where, ...extra } });
+
+describe("ownerScopedFeatures", () => {
+  it("lists every operation cached or spilled per owner, naming the decorator, and nothing global", () => {
+    const registry = {
+      tools: new Map([
+        ["a", op("Articles.search", { cache: { scope: "owner" }, spill: { scope: "owner" } })],
+        ["b", op("Articles.count", { cache: { scope: "global" } })],
+        ["c", op("Plain.run")],
+      ]),
+      staticResources: new Map([["config://app", op("Config.read", { spill: { scope: "owner" } })]]),
+      templates: [op("Articles.read", { cache: { scope: "owner" } })],
+      prompts: new Map([["p", op("Prompts.review", { cache: { scope: "global" } })]]),
+    } as unknown as Registry;
+    expect(ownerScopedFeatures(registry)).toEqual([
+      'Articles.search (@Cached, scope "owner")',
+      'Articles.search (@Ephemeral, scope "owner")',
+      'Config.read (@Ephemeral, scope "owner")',
+      'Articles.read (@Cached, scope "owner")',
+    ]);
+  });
+});
+
+describe("stateless refusals", () => {
+  it("name the method and the way out", () => {
+    expect(serverRequestRefused("elicitation/create")).toMatch(
+      /^elicitation\/create is not available on a stateless HTTP server: .*stateless: false/,
+    );
+    expect(SUBSCRIBE_REFUSED).toMatch(/^resources\/subscribe is not available on a stateless HTTP server/);
+  });
+});
