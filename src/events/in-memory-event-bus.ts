@@ -16,7 +16,8 @@ export class InMemoryEventBus implements EventBus {
   async emit(name: string, payload?: unknown): Promise<void> {
     const event: BusEvent = payload === undefined ? { name } : { name, payload };
     // Every listener runs even if one fails; the first failure is reported to the emitter.
-    const outcomes = await Promise.allSettled([...this.listeners].map((listener) => listener(event)));
+    // A listener that throws synchronously rejects its own promise, like an async one.
+    const outcomes = await Promise.allSettled([...this.listeners].map(async (listener) => listener(event)));
     const failure = outcomes.find((o): o is PromiseRejectedResult => o.status === "rejected");
     if (failure) throw failure.reason;
   }

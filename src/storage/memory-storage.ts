@@ -72,7 +72,8 @@ export class MemoryStorage implements ResourceStorage {
         `version ${version} of this resource is gone; it was updated or deleted; read it again`,
       );
     }
-    return (part === "content" ? stored.content : stored.index).subarray(start, end);
+    // A copy, as FileStorage reads one: a caller that changes what it read never changes what is stored.
+    return (part === "content" ? stored.content : stored.index).slice(start, end);
   }
 
   async delete(id: string): Promise<boolean> {

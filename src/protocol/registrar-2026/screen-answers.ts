@@ -19,6 +19,8 @@ export function answersProblem(message: unknown, limits: InputLimits): string | 
   if (responses === undefined) return undefined;
   const problem = exceededInputLimit(responses, limits);
   if (!problem) return undefined;
-  const named = problem.replace(/^arguments are/, "the answers are").replace(/argument `/g, "the answer `");
+  const named = problem
+    .replace(/^arguments (are|hold)/, "the answers $1")
+    .replace(/argument `/g, "the answer `");
   return `Invalid params: inputResponses: ${named}`;
 }

@@ -42,6 +42,15 @@ describe("MemoryStorage", () => {
     expect([...(await storage.read(other.meta.id, 1, "content", 98, 200))]).toEqual([3, 3]);
   });
 
+  it("reads a copy: changing the bytes read never changes what is stored", async () => {
+    const storage = new MemoryStorage();
+    const stored = metaFor(bytes(4, 1));
+    await storage.put(stored.meta, stored.content, stored.index);
+    const read = await storage.read(stored.meta.id, 1, "content", 0, 4);
+    read.fill(9);
+    expect([...(await storage.read(stored.meta.id, 1, "content", 0, 4))]).toEqual([1, 1, 1, 1]);
+  });
+
   it("says a version is gone once it is replaced, so a reader starts again", async () => {
     const storage = new MemoryStorage();
     const first = metaFor(["a"]);
