@@ -6,9 +6,7 @@ import { MAX_BYTE_SLICE } from "./resource-slices.js";
 const uriInput = z
   .string()
   .max(MAX_URI_LENGTH, `a resource URI may be at most ${MAX_URI_LENGTH} characters; shorten it`)
-  .describe(
-    "The URI of any resource you may read (an ephemeral:// link, a static resource, a template instance).",
-  );
+  .describe("URI of any resource you may read, e.g. an ephemeral:// link.");
 
 /** Field names: dotted paths, checked by the query (which names a bad one). */
 const fieldList = z.array(z.string());
@@ -17,21 +15,21 @@ const fieldNames = z.union([z.string(), fieldList]);
 /** Inputs of `read_resource`. */
 export const readResourceInput = {
   uri: uriInput,
-  offset: z.number().int().min(0).optional().describe("First item, line or byte (default 0)."),
+  offset: z.number().int().min(0).optional().describe("First item, line or byte."),
   limit: z
     .number()
     .int()
     .min(1)
     .max(MAX_BYTE_SLICE)
     .optional()
-    .describe("Most items, lines or bytes (default: as many as the token budget allows)."),
+    .describe("Most items, lines or bytes (default: what fits the token budget)."),
 };
 
 /** Inputs of `search_resource`. */
 export const searchResourceInput = {
   uri: uriInput,
-  pattern: z.string().min(1).max(1000).describe("Text to find (literal unless regex is true)."),
-  regex: z.boolean().default(false).describe("Treat the pattern as an RE2 regular expression."),
+  pattern: z.string().min(1).max(1000).describe("Text to find; an RE2 regular expression if regex."),
+  regex: z.boolean().default(false),
   ignoreCase: z.boolean().default(false),
   offset: z
     .number()
@@ -39,7 +37,7 @@ export const searchResourceInput = {
     .min(0)
     .optional()
     .describe(
-      "Item or line to start from: the nextOffset of a previous search. One call searches a bounded part of a large resource; while hasMore is true, search again from nextOffset, even when no match was found yet.",
+      "nextOffset of the previous search. One call scans a bounded part: while hasMore, search again from nextOffset, even with no match yet.",
     ),
   limit: z
     .number()
@@ -47,9 +45,9 @@ export const searchResourceInput = {
     .min(1)
     .max(500)
     .default(100)
-    .describe("Most matches to return (default 100; fewer when the token budget is reached)."),
-  count: z.boolean().optional().describe("Answer only { count } of matches."),
-  fields: fieldList.optional().describe("Fields kept of each matching item."),
+    .describe("Most matches (fewer if the token budget is reached)."),
+  count: z.boolean().optional().describe("Answer only { count }."),
+  fields: fieldList.optional().describe("Fields kept of each item."),
 };
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>

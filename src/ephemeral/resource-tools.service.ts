@@ -23,21 +23,21 @@ export function resourceToolsService(
       declare("readResource", {
         name: names.read,
         description:
-          "Read a slice of an ephemeral resource (items of a JSON array, lines of text, or bytes as base64). Each slice says total, nextOffset and hasMore; without limit it is as long as the token budget allows.",
+          "Read a slice of a resource: items of a JSON array, lines of text, or base64 bytes. Answers total, nextOffset, hasMore.",
         input: readResourceInput,
         annotations: { readOnlyHint: true },
       }),
       declare("searchResource", {
         name: names.search,
         description:
-          "Search an ephemeral resource for literal text (or an RE2 regular expression) in each item's JSON or each line; returns matches with their positions and where to continue.",
+          "Find text in a resource's items (as JSON) or lines. Answers matches with their positions, and where to continue.",
         input: searchResourceInput,
         annotations: { readOnlyHint: true },
       }),
       declare("queryResource", {
         name: names.query,
         description:
-          "Filter, sort, count or group the items of a JSON array resource without reading them all. Answers { items, total, nextCursor?, hasMore }.",
+          "Filter, sort, count or group a JSON array resource's items without reading them all. Answers { items, total, nextCursor?, hasMore }.",
         input: queryResourceInput,
         annotations: { readOnlyHint: true },
       }),

@@ -50,7 +50,10 @@ describe("public API", () => {
     expect(exportedNames("src/testing/index.ts")).toEqual([
       "TestClient",
       "TestClientOptions",
+      "ToolLister",
+      "catalogueOf",
       "createTestClient",
+      "tokensOf",
     ]);
     expect(exportedNames("src/s3/index.ts")).toEqual(["S3ClientLike", "S3Storage", "S3StorageOptions"]);
     const testing = await import("frugal-mcp/testing");
