@@ -44,6 +44,7 @@ describe("leanJsonSchema", () => {
       $defs: { x: int },
       not: int,
       if: int,
+      // biome-ignore lint/suspicious/noThenProperty: JSON Schema's keyword, not a thenable.
       then: int,
       else: int,
       prefixItems: [int],
