@@ -7,7 +7,8 @@ export interface CatalogueView {
   readonly tools: readonly string[];
   /**
    * What a model reads of the whole list, in tokens of the app's `TOKEN_COUNTER` (o200k by
-   * default): each tool's name, description and input schema. Counted once per view, in the
+   * default): each tool's name, description and input schema (app-only tools left out), as
+   * `tokensOf` of `frugal-mcp/testing` measures it. Counted once per view, in the
    * background: `undefined` until then.
    */
   readonly tokens: number | undefined;

@@ -10,7 +10,8 @@ let counter: BpeTokenCounter | undefined;
  * by the same tokenizer as budgets:
  * - a `tools/list` answer (`{ tools }`), or an array of tools: each tool's name, description
  *   and input schema as JSON (hosts give a model these; `title`, `annotations`,
- *   `outputSchema` and `_meta` stay with the host);
+ *   `outputSchema` and `_meta` stay with the host), app-only tools (`visibility: ["app"]`)
+ *   left out;
  * - a tool result: its text blocks and resource links, and `structuredContent` only when no
  *   text block carries it; images and audio count 1,000 tokens each;
  * - a resource read (`{ contents }`) or a prompt (`{ messages }`): their texts (a binary

@@ -1,5 +1,5 @@
 /**
- * What the flagship's catalogue (examples/app: 13 tools) costs a model, through the SDK
+ * What the flagship's catalogue (examples/app: 13 tools, 12 the model reads) costs a model, through the SDK
  * client: the `tools/list` a model reads is held to a ceiling with the matchers of
  * `frugal-mcp/testing/vitest`, and within a factor of its one-line-signature form
  * (test/support/signature-form.ts: the same names, descriptions, types, bounds and defaults
@@ -16,13 +16,15 @@ import { EMBEDDED_CONFIG } from "../../examples/app/src/config/app-config.js";
 import { signatureForm } from "../support/signature-form.js";
 
 /**
- * The flagship's `tools/list`, as a model reads it: 2,208 tokens before issue 26 (2,466 with
- * what only the host reads), 1,924 after. The ceiling fails this test when the list grows.
+ * The flagship's `tools/list`, as a model reads it (`tokensOf`: each tool's name, description
+ * and input schema; the app-only download_file left out): 2,039 tokens before issue 26, 1,769
+ * after (the whole JSON answer, with what only the host reads: 2,466 before, 2,185 after).
+ * The ceiling fails this test when the list grows.
  */
-const FLAGSHIP_CEILING = 1_950;
+const FLAGSHIP_CEILING = 1_800;
 /**
  * JSON Schema's framing (braces, quotes, `"type":`, `"required":[…]`) over the signature form:
- * 1.42× before issue 26 (2,208 over 1,556), 1.43× after (1,924 over 1,345: shorter shared
+ * 1.41× before issue 26 (2,039 over 1,443), 1.43× after (1,769 over 1,239: shorter shared
  * descriptions shrink both forms alike). What is left of the framing is JSON Schema itself.
  */
 const MAX_OVER_SIGNATURES = 1.45;

@@ -2,16 +2,26 @@
  * A tool catalogue written as one-line signatures, `name(arg?: type = default, …) — description`,
  * the shortest form that still says everything a model needs to call each tool: the same
  * names, descriptions, types, enums, bounds and defaults as its JSON Schemas, without the
- * JSON framing. A test holds the real `tools/list` within a small factor of it.
+ * JSON framing. Like `tokensOf`, it leaves out app-only tools, which no model reads. A test
+ * holds the real `tools/list` within a small factor of it.
  */
 
 type Schema = Record<string, unknown>;
 
 /** The catalogue as signatures, one line per tool. */
 export function signatureForm(
-  tools: ReadonlyArray<{ name: string; description?: string | undefined; inputSchema: unknown }>,
+  tools: ReadonlyArray<{
+    name: string;
+    description?: string | undefined;
+    inputSchema: unknown;
+    _meta?: unknown;
+  }>,
 ): string {
   return tools
+    .filter((tool) => {
+      const visibility = (tool._meta as { ui?: { visibility?: unknown } } | undefined)?.ui?.visibility;
+      return !Array.isArray(visibility) || visibility.includes("model");
+    })
     .map((tool) => {
       const line = `${tool.name}(${params(tool.inputSchema as Schema)})`;
       return tool.description ? `${line} — ${tool.description}` : line;

@@ -19,3 +19,13 @@ it("keeps what a model reads of each tool: its name, description and input schem
     { name: "bare", inputSchema: { type: "object" } },
   ]);
 });
+
+it("leaves out an app-only tool, which hosts keep from the model, and keeps one the model may see", () => {
+  const schema = { type: "object" };
+  const text = catalogueText([
+    { name: "viewer_only", inputSchema: schema, _meta: { ui: { visibility: ["app"] } } },
+    { name: "both", inputSchema: schema, _meta: { ui: { visibility: ["model", "app"] } } },
+    { name: "other_meta", inputSchema: schema, _meta: { ui: { resourceUri: "ui://x" } } },
+  ]);
+  expect(JSON.parse(text).map((tool: { name: string }) => tool.name)).toEqual(["both", "other_meta"]);
+});
