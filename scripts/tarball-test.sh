@@ -271,7 +271,7 @@ run_project() {
   printf '{ "extends": "../tsconfig.json", "compilerOptions": { "noEmit": true, "rootDir": ".", "skipLibCheck": true }, "include": ["."] }\n' \
     >vitest-check/tsconfig.json
   npx tsc -p vitest-check/tsconfig.json || fail "$kind: tsc failed on a test using frugal-mcp/testing/vitest (test/tarball/vitest/)"
-  npx vitest run --root vitest-check >vitest-check.log 2>&1 \
+  NO_COLOR=1 npx vitest run --root vitest-check >vitest-check.log 2>&1 \
     && echo "  $kind: frugal-mcp/testing/vitest: $(grep -E 'Tests +[0-9]+ passed' vitest-check.log | tr -s ' ')" \
     || fail "$kind: frugal-mcp/testing/vitest's matchers failed: $(tail -n 30 vitest-check.log)"
   cd "$root"

@@ -1,5 +1,8 @@
 // `frugal-mcp/testing/vitest`: matchers that hold what results and tool lists cost a model.
 // Import it once (e.g. from a vitest setup file); `frugal-mcp/testing` itself needs no test runner.
+// Kept in the published declarations (the value import below is not): without it, a user's
+// TypeScript 7 did not merge the augmentation at the end into vitest's `Assertion`.
+import "vitest";
 import { expect } from "vitest";
 import { catalogueText, type ListedTool } from "../metrics/catalogue-text.js";
 import { catalogueOf, type ToolLister } from "./catalogue-of.js";
