@@ -2,6 +2,7 @@ import type { ListedTool } from "../metrics/catalogue-text.js";
 
 /** What `catalogueOf` needs of a client: an SDK `Client` (1.x or v2) or a `TestClient`. */
 export interface ToolLister {
+  /** One page of `tools/list`: the first without a cursor, the next with the previous `nextCursor`. */
   listTools(params?: { cursor?: string }): Promise<{ tools: ListedTool[]; nextCursor?: string | undefined }>;
 }
 

@@ -2,6 +2,7 @@
 // matchers are at `frugal-mcp/testing/vitest`).
 import "reflect-metadata";
 
+export type { ListedTool } from "../metrics/catalogue-text.js";
 export { catalogueOf, type ToolLister } from "./catalogue-of.js";
 export { createTestClient, type TestClient, type TestClientOptions } from "./create-test-client.js";
 export { tokensOf } from "./tokens-of.js";

@@ -48,6 +48,7 @@ describe("public API", () => {
 
   it("frugal-mcp/testing and frugal-mcp/s3 export what the README says", async () => {
     expect(exportedNames("src/testing/index.ts")).toEqual([
+      "ListedTool",
       "TestClient",
       "TestClientOptions",
       "ToolLister",
