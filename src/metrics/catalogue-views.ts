@@ -8,8 +8,9 @@ export interface CatalogueView {
   /**
    * What a model reads of the whole list, in tokens of the app's `TOKEN_COUNTER` (o200k by
    * default): each tool's name, description and input schema (app-only tools left out), as
-   * `tokensOf` of `frugal-mcp/testing` measures it. Counted once per view, in the
-   * background: `undefined` until then.
+   * `tokensOf` of `frugal-mcp/testing` measures it. Counted once per view, in the background,
+   * once `app.stats()` is read (an app whose statistics nobody reads never loads a tokenizer
+   * for them): `undefined` until then.
    */
   readonly tokens: number | undefined;
   /** How many times a caller listed it (each `tools/list` without a cursor: a walk counts once). */
@@ -38,9 +39,10 @@ interface ViewEntry {
 
 /**
  * Counts the `tools/list` answers served per view (the set of tools a caller sees) and what
- * each view costs a model. The cost is counted once per view and off the answer's path, so
- * serving a list never waits for the tokenizer; a list served again only looks its view up
- * (by the list's identity when it is the same array, else by its names).
+ * each view costs a model. Serving a list only looks its view up (by the list's identity when
+ * it is the same array, else by its names): the cost is counted once per view, off the
+ * answer's path, when the statistics are first read after it was served, so a server whose
+ * statistics nobody reads never loads the tokenizer (it is loaded on first use, 8–15 MB).
  */
 export class CatalogueViews {
   private readonly views = new Map<string, ViewEntry>();
@@ -68,11 +70,12 @@ export class CatalogueViews {
       this.views.set(key, view);
     }
     view.served++;
-    if (view.tokens === undefined && !view.measuring) this.measure(view);
   }
 
-  /** A snapshot for `app.stats()`. */
+  /** A snapshot for `app.stats()`; starts counting the cost of views not counted yet. */
   stats(): CatalogueStats {
+    for (const view of this.views.values())
+      if (view.tokens === undefined && !view.measuring) this.measure(view);
     return {
       views: [...this.views.values()].map(({ tools, tokens, served }) => ({ tools, tokens, served })),
       otherViews: { served: this.others },
@@ -89,7 +92,7 @@ export class CatalogueViews {
     return key;
   }
 
-  /** Counts a view's cost in the background; a failed count is tried again when it is next served. */
+  /** Counts a view's cost in the background; a failed count is tried again on a later read. */
   private measure(view: ViewEntry): void {
     const { counter } = this;
     const source = view.source;

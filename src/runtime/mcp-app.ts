@@ -69,7 +69,8 @@ export interface AppStats {
   operations: Record<string, OperationStats>;
   /**
    * What `tools/list` costs a model, per distinct view (the set of tools a caller sees): each
-   * view's tokens (counted once, in the background) and how often it was listed. At most
+   * view's tokens (counted once, in the background, after this is first read) and how often
+   * it was listed. At most
    * 32 views are kept apart; listings of any other are counted together.
    */
   catalogue: CatalogueStats;
