@@ -29,6 +29,9 @@ const FLAGSHIP_CEILING = 1_800;
  */
 const MAX_OVER_SIGNATURES = 1.45;
 
+/** A default page of list_articles (10 articles: slug, title, updatedAt, and the cursor): 322 tokens. */
+const PAGE_CEILING = 350;
+
 let t: TestClient;
 let tools: Tool[];
 const schemaOf = (name: string) => {
@@ -38,7 +41,8 @@ const schemaOf = (name: string) => {
 };
 
 beforeAll(async () => {
-  const config = { ...EMBEDDED_CONFIG, seed: { articles: 3, appLogLines: 3, accessLogLines: 3 } };
+  // Enough articles for a full first page (10) of list_articles.
+  const config = { ...EMBEDDED_CONFIG, seed: { articles: 30, appLogLines: 3, accessLogLines: 3 } };
   t = await createTestClient(AppModule, appOptions(config));
   ({ tools } = await t.listTools());
 });
@@ -57,6 +61,13 @@ describe("the flagship's catalogue", () => {
       `[figures] signature form: ${signatures} tokens; tools/list / signatures = ${(listed / signatures).toFixed(3)}`,
     );
     expect(listed / signatures).toBeLessThanOrEqual(MAX_OVER_SIGNATURES);
+  });
+
+  it("answers a typical call (a first page of list_articles) within its ceiling", async () => {
+    const page = await t.callTool({ name: "list_articles", arguments: {} });
+    expect(page.isError).toBeFalsy();
+    console.log(`[figures] a first page of list_articles: ${await tokensOf(page)} tokens`);
+    await expect(page).toCostAtMost(PAGE_CEILING);
   });
 
   it("advertises no keyword that constrains nothing", () => {
