@@ -70,8 +70,7 @@ export interface AppStats {
   /**
    * What `tools/list` costs a model, per distinct view (the set of tools a caller sees): each
    * view's tokens (counted once, in the background, after this is first read) and how often
-   * it was listed. At most
-   * 32 views are kept apart; listings of any other are counted together.
+   * it was listed. At most 32 views are kept apart; listings of any other are counted together.
    */
   catalogue: CatalogueStats;
 }
