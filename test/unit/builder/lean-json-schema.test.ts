@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { toJsonSchema } from "../../../src/builder/input-schema.js";
@@ -80,5 +81,63 @@ describe("toJsonSchema", () => {
 
   it("keeps additionalProperties: false in an output schema, which clients check structuredContent against", () => {
     expect(toJsonSchema(shape, "output")).toMatchObject({ additionalProperties: false });
+  });
+});
+
+describe("leanJsonSchema, on any schema", () => {
+  const MAX = Number.MAX_SAFE_INTEGER;
+  const { schema } = fc.letrec((tie) => ({
+    schema: fc.record(
+      {
+        type: fc.constantFrom("integer", "number", "string", "object", "array"),
+        minimum: fc.oneof(fc.constant(-MAX), fc.integer({ min: -5, max: 5 })),
+        maximum: fc.oneof(fc.constant(MAX), fc.integer({ min: 0, max: 1000 })),
+        maxLength: fc.nat(100),
+        enum: fc.array(fc.oneof(fc.string(), fc.constant(MAX)), { maxLength: 3 }),
+        default: fc.oneof(fc.constant(MAX), fc.constant({ additionalProperties: false })),
+        additionalProperties: fc.oneof(fc.boolean(), tie("leaf")),
+        properties: fc.dictionary(fc.constantFrom("a", "maximum", "additionalProperties"), tie("leaf"), {
+          maxKeys: 3,
+        }),
+        items: tie("leaf"),
+        anyOf: fc.array(tie("leaf"), { maxLength: 2 }),
+      },
+      { requiredKeys: [] },
+    ),
+    leaf: fc.record(
+      {
+        type: fc.constantFrom("integer", "string"),
+        maximum: fc.oneof(fc.constant(MAX), fc.nat(10)),
+        additionalProperties: fc.boolean(),
+      },
+      { requiredKeys: [] },
+    ),
+  }));
+
+  /** Drops by hand what the lean pass may drop, walking only schema positions. */
+  function expected(node: Record<string, unknown>, open: boolean): Record<string, unknown> {
+    const out: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(node)) {
+      if (key === "maximum" && value === MAX) continue;
+      if (key === "minimum" && value === -MAX) continue;
+      if (open && key === "additionalProperties" && value === false) continue;
+      const sub = (v: unknown) =>
+        typeof v === "object" && v !== null ? expected(v as Record<string, unknown>, open) : v;
+      if (key === "properties")
+        out[key] = Object.fromEntries(Object.entries(value as object).map(([k, v]) => [k, sub(v)]));
+      else if (key === "anyOf") out[key] = (value as unknown[]).map(sub);
+      else if (key === "items" || key === "additionalProperties") out[key] = sub(value);
+      else out[key] = value;
+    }
+    return out;
+  }
+
+  it("keeps every keyword but the bounds that bound nothing (and, when open, additionalProperties: false)", () => {
+    fc.assert(
+      fc.property(schema, fc.boolean(), (input, open) => {
+        expect(leanJsonSchema(input, { open })).toEqual(expected(input, open));
+      }),
+      { seed: 2626, numRuns: 300 },
+    );
   });
 });
