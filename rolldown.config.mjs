@@ -1,7 +1,7 @@
 // Step 2 of `npm run build` (step 1: `tsc -p tsconfig.build.json`, which compiles src/ to
 // .build/lib/ and writes the declarations to dist/): bundles tsc's JavaScript into dist/,
-// one file per public entry (`frugal-mcp`, `frugal-mcp/testing`, `frugal-mcp/s3`) and the
-// code they share in dist/chunks/. A second build puts the command line (src/cli/: the
+// one file per public entry (`frugal-mcp`, `frugal-mcp/testing`, `frugal-mcp/testing/vitest`,
+// `frugal-mcp/s3`) and the code they share in dist/chunks/. A second build puts the command line (src/cli/: the
 // `frugal-mcp` bin and the `frugal-mcp/register` module hook) in dist/cli/: it imports none
 // of the library, so neither side's files (nor rolldown's runtime helpers) are shared.
 //
@@ -77,14 +77,18 @@ export default defineConfig([
     input: {
       index: `${COMPILED}/index.js`,
       "testing/index": `${COMPILED}/testing/index.js`,
+      "testing/vitest": `${COMPILED}/testing/vitest.js`,
       "s3/index": `${COMPILED}/s3/index.js`,
     },
     output: {
       ...commonOutput,
       dir: "dist",
       // All of frugal-mcp's code in one shared chunk, the entries re-exporting from it: a
-      // process that imports any entry loads two files of ours.
-      codeSplitting: { groups: [{ name: "frugal-mcp", test: /[\\/]\.build[\\/]lib[\\/]/ }] },
+      // process that imports any entry loads two files of ours. The vitest matchers stay in
+      // their own entry file: the shared chunk must never import vitest (an optional peer).
+      codeSplitting: {
+        groups: [{ name: "frugal-mcp", test: /[\\/]\.build[\\/]lib[\\/](?!testing[\\/]vitest\.js$)/ }],
+      },
     },
   },
   {

@@ -6,6 +6,10 @@ export default defineConfig({
     // Tests import the package by its public name, like a user would; point it at the sources.
     alias: [
       {
+        find: /^frugal-mcp\/testing\/vitest$/,
+        replacement: fileURLToPath(new URL("./src/testing/vitest.ts", import.meta.url)),
+      },
+      {
         find: /^frugal-mcp\/testing$/,
         replacement: fileURLToPath(new URL("./src/testing/index.ts", import.meta.url)),
       },

@@ -11,7 +11,9 @@
 #     and checks the answers;
 #   - bundles the compiled app with esbuild and with rolldown, as a user would without any
 #     flag but the format (ESM project: esbuild `--format=esm`, rolldown's default; CommonJS
-#     project: esbuild's default, rolldown `-f cjs`), and runs each bundle the same way.
+#     project: esbuild's default, rolldown `-f cjs`), and runs each bundle the same way;
+#   - then installs vitest (an optional peer) and runs test/tarball/vitest/ with it: the
+#     matchers of `frugal-mcp/testing/vitest` against the compiled server.
 # It also checks what the user's install brings: no native addon and none of the packages only
 # the examples and tests use.
 # Then the command line, as a new user meets it: the installed `frugal-mcp` bin creates a
@@ -53,6 +55,7 @@ typescript_version="$(version_of typescript)"
 types_node_version="$(version_of @types/node)"
 sdk_version="$(version_of @modelcontextprotocol/sdk)"
 rolldown_version="$(version_of rolldown)"
+vitest_version="$(version_of vitest)"
 # esbuild is no dependency of the repository: the version users bundle with, pinned here.
 esbuild_version="0.28.2"
 # The optional peer dependencies (package.json peerDependenciesMeta): none may be installed.
@@ -257,6 +260,20 @@ run_project() {
     bundle_and_run "$kind" rolldown bundle/rolldown/server.js \
       npx rolldown dist/server.js --platform node --format cjs --dir bundle/rolldown
   fi
+
+  # frugal-mcp/testing/vitest, last: vitest is an optional peer, so it is installed only now that
+  # the checks above proved the other entries need none of it (in-process.js measured a catalogue
+  # with frugal-mcp/testing alone). A test using its matchers must compile, and pass.
+  npm install --no-audit --no-fund --loglevel=error --save-dev "vitest@$vitest_version" >/dev/null
+  mkdir -p vitest-check
+  cp "$root"/test/tarball/vitest/*.mts vitest-check/
+  # skipLibCheck: vitest's own declarations are not ours to hold to exactOptionalPropertyTypes.
+  printf '{ "extends": "../tsconfig.json", "compilerOptions": { "noEmit": true, "rootDir": ".", "skipLibCheck": true }, "include": ["."] }\n' \
+    >vitest-check/tsconfig.json
+  npx tsc -p vitest-check/tsconfig.json || fail "$kind: tsc failed on a test using frugal-mcp/testing/vitest (test/tarball/vitest/)"
+  NO_COLOR=1 npx vitest run --root vitest-check >vitest-check.log 2>&1 \
+    && echo "  $kind: frugal-mcp/testing/vitest: $(grep -E 'Tests +[0-9]+ passed' vitest-check.log | tr -s ' ')" \
+    || fail "$kind: frugal-mcp/testing/vitest's matchers failed: $(tail -n 30 vitest-check.log)"
   cd "$root"
 }
 

@@ -73,6 +73,7 @@ export type {
   ToolOptions,
   ToolVisibility,
 } from "./metadata/definitions.js";
+export type { CatalogueStats, CatalogueView } from "./metrics/catalogue-views.js";
 export type { OperationStats } from "./metrics/operation-stats.js";
 export {
   type ByteChunk,

@@ -14,6 +14,7 @@ import {
 } from "./build-context.js";
 import { OptionChecker } from "./check-options.js";
 import { toJsonSchema } from "./input-schema.js";
+import { leanJsonSchema } from "./lean-json-schema.js";
 import { isValidToolName, toSnakeCase } from "./names.js";
 import {
   pageEnvelopeSchema,
@@ -179,5 +180,5 @@ function outputJsonSchema(schema: z.ZodType): Tool["outputSchema"] {
     io: "output",
     unrepresentable: "any",
   }) as Record<string, unknown>;
-  return { type: "object", ...json } as Tool["outputSchema"];
+  return { type: "object", ...leanJsonSchema(json, { open: false }) } as Tool["outputSchema"];
 }

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { InputSchema } from "../metadata/definitions.js";
+import { leanJsonSchema } from "./lean-json-schema.js";
 
 /** Why a decorator's `input`/`output` option is not a zod 4 schema, and what fixes it. */
 export interface SchemaProblem {
@@ -59,11 +60,16 @@ function foreignZod(value: unknown, what: string): SchemaProblem | undefined {
   return undefined;
 }
 
-/** JSON Schema of a zod object as a client sees it (input types, not output types). */
+/**
+ * JSON Schema of a zod object as a client sees it (input types, not output types), lean:
+ * without the keywords that constrain nothing (`leanJsonSchema`). An input schema also drops
+ * `additionalProperties: false`, since the validate stage refuses an unknown argument by name;
+ * an output schema keeps it, for clients that check `structuredContent` against it.
+ */
 export function toJsonSchema(schema: z.ZodObject, io: "input" | "output"): Record<string, unknown> {
   const { $schema: _ignored, ...json } = z.toJSONSchema(schema, { io, unrepresentable: "any" }) as Record<
     string,
     unknown
   >;
-  return { ...json, type: "object" };
+  return { ...leanJsonSchema(json, { open: io === "input" }), type: "object" };
 }

@@ -208,38 +208,38 @@ function fieldList(check: OptionChecker, name: string, value: unknown): string[]
 /**
  * The inputs `@Paginated` adds. Tools take numbers and arrays; resource templates take
  * query-string text, so `limit` is coerced there. A `limit` above `maxLimit` is clamped,
- * not refused, as the contract says.
+ * not refused, as the contract says: a tool's schema advertises `maxLimit` as the maximum
+ * (so a client and a model know it) without the validation refusing more. The descriptions
+ * are short on purpose: every `tools/list` carries them, once per paginated tool.
  */
 export function paginationInputShape(
   spec: PaginationSpec,
   kind: "tool" | "resource",
 ): Record<string, z.ZodType> {
-  const limit = (kind === "tool" ? z.number() : z.coerce.number())
-    .int()
-    .min(1)
+  // `meta` last: each zod method returns a new schema, which would not carry it.
+  const limit = (
+    kind === "tool"
+      ? z.number().int().min(1).meta({ maximum: spec.maxLimit })
+      : z.coerce.number().int().min(1)
+  )
     .optional()
     .describe(
-      `Page size (default ${spec.limit}, at most ${spec.maxLimit}; larger values are clamped).${
+      `Page size (default ${spec.limit}).${
         // Tells the model how to get the growth: a limit it repeats on every call pins the size.
-        spec.adaptive ? " Omit it when following nextCursor to let pages grow." : ""
+        spec.adaptive ? " Omit it after the first page to let pages grow." : ""
       }`,
     );
   const shape: Record<string, z.ZodType> = {
-    cursor: z
-      .string()
-      .optional()
-      .describe("Opaque cursor from the previous page's nextCursor; omit it for the first page."),
+    cursor: z.string().optional().describe("nextCursor of the previous page."),
     limit,
   };
   if (spec.stream) {
-    const bound = (what: string) =>
-      (kind === "tool" ? z.union([z.string(), z.number()]) : z.string())
-        .optional()
-        .describe(
-          `${what} of "${spec.stableKey[0]}": an ISO 8601 time, epoch milliseconds or a sequence number.`,
-        );
-    shape.since = bound("Exclusive lower bound");
-    shape.until = bound("Inclusive upper bound");
+    const bound = (kind === "tool" ? z.union([z.string(), z.number()]) : z.string()).optional();
+    const at = JSON.stringify(spec.stableKey[0]);
+    shape.since = bound.describe(
+      `Exclusive lower bound of ${at}: ISO 8601 time, epoch ms or sequence number.`,
+    );
+    shape.until = bound.describe(`Inclusive upper bound of ${at}, as since.`);
   }
   if (spec.fields && kind === "tool") {
     const [first, ...rest] = spec.fields as [string, ...string[]];

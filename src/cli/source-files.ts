@@ -121,6 +121,7 @@ export class TasksService {
 
 const TASKS_TEST = `import "reflect-metadata";
 import { createTestClient } from "frugal-mcp/testing";
+import "frugal-mcp/testing/vitest";
 import { describe, expect, it } from "vitest";
 import { AppModule } from "../src/app.module.js";
 import { type Task, TasksStore } from "../src/tasks/tasks.store.js";
@@ -182,6 +183,19 @@ describe("add_task", () => {
       expect(store.list({ afterId: "task-0042", limit: 10 })).toEqual([
         { id: "task-0043", title: "Ship it", done: false },
       ]);
+    } finally {
+      await client.close();
+    }
+  });
+});
+
+// A model reads every tool's name, description and input schema before each call: this fails
+// when a change makes the list cost more (136 tokens when generated). Raise it on purpose.
+describe("the catalogue", () => {
+  it("costs a model at most 150 tokens", async () => {
+    const client = await createTestClient(AppModule, options);
+    try {
+      await expect(client).catalogueToCostAtMost(150);
     } finally {
       await client.close();
     }

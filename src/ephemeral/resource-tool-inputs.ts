@@ -6,9 +6,7 @@ import { MAX_BYTE_SLICE } from "./resource-slices.js";
 const uriInput = z
   .string()
   .max(MAX_URI_LENGTH, `a resource URI may be at most ${MAX_URI_LENGTH} characters; shorten it`)
-  .describe(
-    "The URI of any resource you may read (an ephemeral:// link, a static resource, a template instance).",
-  );
+  .describe("URI of any resource you may read, e.g. an ephemeral:// link.");
 
 /** Field names: dotted paths, checked by the query (which names a bad one). */
 const fieldList = z.array(z.string());
@@ -24,7 +22,7 @@ export const readResourceInput = {
     .min(1)
     .max(MAX_BYTE_SLICE)
     .optional()
-    .describe("Most items, lines, bytes or characters."),
+    .describe("Most items, lines, bytes or characters (default: what fits the budget)."),
   index: z.number().int().min(0).optional().describe("Item or line to read characters of."),
   path: z.string().max(1000).optional().describe("JSON Pointer of a string field, e.g. /body."),
 };
@@ -32,8 +30,8 @@ export const readResourceInput = {
 /** Inputs of `search_resource`. */
 export const searchResourceInput = {
   uri: uriInput,
-  pattern: z.string().min(1).max(1000).describe("Text to find (literal unless regex is true)."),
-  regex: z.boolean().default(false).describe("Treat the pattern as an RE2 regular expression."),
+  pattern: z.string().min(1).max(1000).describe("Text to find; an RE2 regular expression if regex."),
+  regex: z.boolean().default(false),
   ignoreCase: z.boolean().default(false),
   offset: z
     .number()
@@ -41,7 +39,7 @@ export const searchResourceInput = {
     .min(0)
     .optional()
     .describe(
-      "Item or line to start from: the nextOffset of a previous search. One call searches a bounded part of a large resource; while hasMore is true, search again from nextOffset, even when no match was found yet.",
+      "nextOffset of the previous search. One call scans a bounded part: while hasMore, search again from nextOffset, even with no match yet.",
     ),
   limit: z
     .number()
@@ -49,9 +47,9 @@ export const searchResourceInput = {
     .min(1)
     .max(500)
     .default(100)
-    .describe("Most matches to return (default 100; fewer when the token budget is reached)."),
-  count: z.boolean().optional().describe("Answer only { count } of matches."),
-  fields: fieldList.optional().describe("Fields kept of each matching item."),
+    .describe("Most matches (fewer if the token budget is reached)."),
+  count: z.boolean().optional().describe("Answer only { count }."),
+  fields: fieldList.optional().describe("Fields kept of each item."),
   context: z.number().int().min(0).max(2000).optional().describe("Characters each side (default 80)."),
   whole: z.boolean().optional().describe("Whole items or lines instead."),
 };

@@ -23,21 +23,21 @@ export function resourceToolsService(
       declare("readResource", {
         name: names.read,
         description:
-          "Read a slice of a resource (JSON array items, text lines, or base64 bytes), or with index (and path) characters of one item, line or string field. Says nextOffset; without limit, fills the token budget.",
+          "Read a slice of a resource: JSON array items, text lines or base64 bytes; with index (and path), characters of one item, line or string field. Answers nextOffset.",
         input: readResourceInput,
         annotations: { readOnlyHint: true },
       }),
       declare("searchResource", {
         name: names.search,
         description:
-          "Search a resource for literal text or an RE2 regex. Each match: index (item or line), path (JSON Pointer), offset, and text around it.",
+          "Find literal text or an RE2 regex in a resource. Each match: index (item or line), path (JSON Pointer), offset, text around it.",
         input: searchResourceInput,
         annotations: { readOnlyHint: true },
       }),
       declare("queryResource", {
         name: names.query,
         description:
-          "Filter, sort, count or group the items of a JSON array resource without reading them all. Answers { items, total, nextCursor?, hasMore }.",
+          "Filter, sort, count or group a JSON array resource's items without reading them all. Answers { items, total, nextCursor?, hasMore }.",
         input: queryResourceInput,
         annotations: { readOnlyHint: true },
       }),

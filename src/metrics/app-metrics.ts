@@ -1,5 +1,7 @@
 import { FRUGAL_ATTRIBUTES } from "../observability/mcp-attributes.js";
 import { McpTelemetry } from "../observability/mcp-telemetry.js";
+import type { TokenCounter } from "../tokenizer/token-counter.js";
+import { CatalogueViews } from "./catalogue-views.js";
 import { OperationCounters } from "./operation-stats.js";
 import { RereadTracker } from "./reread-tracker.js";
 
@@ -33,6 +35,13 @@ export class AppMetrics {
   /** Which owner read which resource URI, to count re-reads (bounded). */
   readonly rereads = new RereadTracker();
   readonly telemetry = new McpTelemetry();
+  /** `tools/list` answers per view and what each view costs a model (`app.stats().catalogue`). */
+  readonly catalogue: CatalogueViews;
+
+  /** `counter` counts what each view of the tool list costs; without one, views are only counted. */
+  constructor(counter?: TokenCounter) {
+    this.catalogue = new CatalogueViews(counter);
+  }
 
   recordTokens(tool: string, tokens: number): void {
     const entry = this.tokensByTool.get(tool) ?? { calls: 0, tokens: 0 };

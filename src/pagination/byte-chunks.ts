@@ -70,14 +70,15 @@ export function byteChunkInput(maxChunk = MAX_BYTE_CHUNK) {
       .min(1)
       .max(maxChunk)
       .default(maxChunk)
-      .describe(`Bytes to read (at most ${maxChunk}).`),
+      // The schema's maximum and default say the rest.
+      .describe("Bytes to read."),
     version: z
       .string()
       .min(1)
       .max(MAX_VERSION_LENGTH)
       .optional()
       .describe(
-        "The `version` of the first chunk, with every later one: a file that changed meanwhile is refused instead of mixing two versions.",
+        "The first chunk's `version`, with every later chunk: a file that changed is refused, not mixed.",
       ),
   };
 }

@@ -11,6 +11,7 @@ import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv
 import type { InjectionToken } from "tsyringe";
 import type { Logger } from "../logging/logger.js";
 import type { AppMetrics } from "../metrics/app-metrics.js";
+import type { CatalogueStats } from "../metrics/catalogue-views.js";
 import type { OperationStats } from "../metrics/operation-stats.js";
 import type { AppRuntime } from "../protocol/app-runtime.js";
 import { principalOwner } from "../protocol/calls/owner.js";
@@ -66,6 +67,12 @@ export interface AppStats {
    * appears once a call of it has completed.
    */
   operations: Record<string, OperationStats>;
+  /**
+   * What `tools/list` costs a model, per distinct view (the set of tools a caller sees): each
+   * view's tokens (counted once, in the background, after this is first read) and how often
+   * it was listed. At most 32 views are kept apart; listings of any other are counted together.
+   */
+  catalogue: CatalogueStats;
 }
 
 /**
@@ -311,6 +318,7 @@ export class McpApp {
         listFailures: Object.fromEntries(metrics.listFailures),
       },
       operations: operationStats(metrics),
+      catalogue: metrics.catalogue.stats(),
     };
   }
 

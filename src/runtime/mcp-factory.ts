@@ -114,7 +114,7 @@ export const McpFactory = {
       options.ephemeral?.tools === true ||
       declaresEphemeral(graph.services) ||
       budgetsResources(graph.services, appBudget);
-    const metrics = new AppMetrics();
+    const metrics = new AppMetrics(counter);
     const flights = new SingleFlight();
     const trust = new CacheTrust();
     const interceptorOf = interceptorFactory(appContainer);

@@ -399,9 +399,7 @@ describe("adaptive pages", () => {
     const limit = tools.find((t) => t.name === "items")?.inputSchema.properties?.limit as {
       description?: string;
     };
-    expect(limit.description).toBe(
-      "Page size (default 20, at most 100; larger values are clamped). Omit it when following nextCursor to let pages grow.",
-    );
+    expect(limit.description).toBe("Page size (default 20). Omit it after the first page to let pages grow.");
   });
 });
 

@@ -129,6 +129,7 @@ describe("frugal-mcp create", () => {
     const paths = {
       "frugal-mcp": [join(ROOT, "dist/index.d.ts")],
       "frugal-mcp/testing": [join(ROOT, "dist/testing/index.d.ts")],
+      "frugal-mcp/testing/vitest": [join(ROOT, "dist/testing/vitest.d.ts")],
     };
     writeFileSync(
       join(dir, "tsconfig.check.json"),

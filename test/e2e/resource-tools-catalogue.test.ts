@@ -2,10 +2,11 @@
  * What the built-in resource tools cost in `tools/list`, in o200k tokens counted by the
  * real tokenizer (src/tokenizer): every listed tool costs every model call its tokens.
  * Before issue 25: read_resource 189, search_resource 280. Issue 25 added query_resource
- * and search_resource's `count` and `fields`; the ceilings hold them near what they cost
- * then (read_resource 189, search_resource 318, query_resource 390). Windows inside long
- * values (issue 24) added read_resource's `index` and `path` and search_resource's `context`
- * and `whole` (read_resource 237, search_resource 359).
+ * and search_resource's `count` and `fields` (read_resource 189, search_resource 318,
+ * query_resource 390). Issue 26 made them lean (no bounds that bound nothing, no
+ * `additionalProperties: false`, shorter descriptions): 145, 254 and 372. Windows inside long
+ * values (issue 24) then added read_resource's `index` and `path` and search_resource's
+ * `context` and `whole`: 205, 302 and 372; the ceilings hold them there.
  */
 import { BpeTokenCounter, McpModule, McpService, Tool } from "frugal-mcp";
 import { createTestClient } from "frugal-mcp/testing";
@@ -22,7 +23,7 @@ class NoopService {
 @McpModule({ services: [NoopService] })
 class NoopModule {}
 
-const CEILINGS: Record<string, number> = { read_resource: 240, search_resource: 362, query_resource: 400 };
+const CEILINGS: Record<string, number> = { read_resource: 210, search_resource: 305, query_resource: 380 };
 
 it("lists the resource tools within their token ceilings", async () => {
   const t = await createTestClient(NoopModule, { ephemeral: { tools: true } });

@@ -48,9 +48,13 @@ describe("public API", () => {
 
   it("frugal-mcp/testing and frugal-mcp/s3 export what the README says", async () => {
     expect(exportedNames("src/testing/index.ts")).toEqual([
+      "ListedTool",
       "TestClient",
       "TestClientOptions",
+      "ToolLister",
+      "catalogueOf",
       "createTestClient",
+      "tokensOf",
     ]);
     expect(exportedNames("src/s3/index.ts")).toEqual(["S3ClientLike", "S3Storage", "S3StorageOptions"]);
     const testing = await import("frugal-mcp/testing");

@@ -13,6 +13,8 @@ export function toolOperations(
 ): ProtocolOperation[] {
   return [
     operation(ListToolsRequestSchema, (_session, request) => {
+      // A listing starts without a cursor: its whole view is counted once per walk.
+      if (request.params?.cursor === undefined) runtime.metrics.catalogue.served(listings);
       const page = pageOfList(listings, request.params?.cursor, runtime.listPageSize, "tools/list");
       return { tools: page.items, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
     }),

@@ -1,0 +1,55 @@
+import { countResult } from "../budget/count-result.js";
+import { catalogueText, type ListedTool } from "../metrics/catalogue-text.js";
+import { BpeTokenCounter } from "../tokenizer/bpe-token-counter.js";
+
+// One o200k counter for every test of a process: its tables load once, on first use.
+let counter: BpeTokenCounter | undefined;
+
+/**
+ * o200k tokens of what a model reads of a result or of a `tools/list` answer, counted exactly
+ * by the same tokenizer as budgets:
+ * - a `tools/list` answer (`{ tools }`), or an array of tools: each tool's name, description
+ *   and input schema as JSON (hosts give a model these; `title`, `annotations`,
+ *   `outputSchema` and `_meta` stay with the host), app-only tools (`visibility: ["app"]`)
+ *   left out;
+ * - a tool result: its text blocks and resource links, and `structuredContent` only when no
+ *   text block carries it; images and audio count 1,000 tokens each;
+ * - a resource read (`{ contents }`) or a prompt (`{ messages }`): their texts (a binary
+ *   content counts as its base64 text);
+ * - a string: its tokens.
+ *
+ * @example
+ * ```ts
+ * const result = await client.callTool({ name: "list_articles", arguments: {} });
+ * expect(await tokensOf(result)).toBeLessThan(800);
+ * expect(await tokensOf(await client.listTools())).toBeLessThan(2_000);
+ * ```
+ */
+export async function tokensOf(result: unknown): Promise<number> {
+  counter ??= new BpeTokenCounter();
+  const exact = Number.MAX_SAFE_INTEGER;
+  if (typeof result === "string") return (await counter.count(result, exact)).tokens;
+  const tools = Array.isArray(result) ? result : (result as { tools?: unknown } | null)?.tools;
+  if (Array.isArray(tools)) {
+    const bad = tools.findIndex((tool) => typeof (tool as ListedTool | null)?.name !== "string");
+    if (bad !== -1)
+      throw new TypeError(`tokensOf: tool ${bad} of the list has no name; pass a tools/list answer`);
+    return (await counter.count(catalogueText(tools as ListedTool[]), exact)).tokens;
+  }
+  if (isResult(result)) return (await countResult(result, counter, exact)).tokens;
+  throw new TypeError(
+    `tokensOf takes a tool result ({ content }), a resource read ({ contents }), a prompt ({ messages }), a tools/list answer ({ tools }) or a string, not ${describe(result)}`,
+  );
+}
+
+function isResult(value: unknown): boolean {
+  if (typeof value !== "object" || value === null) return false;
+  const { content, contents, messages } = value as Record<string, unknown>;
+  return Array.isArray(content) || Array.isArray(contents) || Array.isArray(messages);
+}
+
+function describe(value: unknown): string {
+  if (value === null || typeof value !== "object") return String(value);
+  const keys = Object.keys(value).slice(0, 5);
+  return keys.length === 0 ? "an empty object" : `an object with ${keys.map((k) => `"${k}"`).join(", ")}`;
+}

@@ -1,0 +1,44 @@
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { toJsonSchema } from "../../../src/builder/input-schema.js";
+import { paginationInputShape, resolvePaginationSpec } from "../../../src/builder/paginated-input.js";
+
+const spec = (options: Parameters<typeof resolvePaginationSpec>[2]) =>
+  resolvePaginationSpec("T.m", ["id"], options);
+
+describe("paginationInputShape", () => {
+  it("advertises maxLimit as the limit's maximum, yet accepts a larger limit (it is clamped, not refused)", () => {
+    const shape = z.strictObject(paginationInputShape(spec({ limit: 10, maxLimit: 40 }), "tool"));
+    expect(toJsonSchema(shape, "input").properties).toMatchObject({
+      limit: { type: "integer", minimum: 1, maximum: 40, description: "Page size (default 10)." },
+      cursor: { type: "string", description: "nextCursor of the previous page." },
+    });
+    expect(shape.safeParse({ limit: 1_000 }).success).toBe(true);
+    expect(shape.safeParse({ limit: 0 }).success).toBe(false);
+  });
+
+  it("tells the model to leave the limit out to let adaptive pages grow", () => {
+    const shape = z.strictObject(
+      paginationInputShape(spec({ limit: 10, maxLimit: 40, adaptive: true }), "tool"),
+    );
+    expect(toJsonSchema(shape, "input").properties).toMatchObject({
+      limit: { description: "Page size (default 10). Omit it after the first page to let pages grow." },
+    });
+  });
+
+  it("describes a stream's bounds by its stable key, once each", () => {
+    const shape = z.strictObject(paginationInputShape(spec({ stream: { window: 60_000 } }), "tool"));
+    expect(toJsonSchema(shape, "input").properties).toMatchObject({
+      since: {
+        type: ["string", "number"],
+        description: 'Exclusive lower bound of "id": ISO 8601 time, epoch ms or sequence number.',
+      },
+      until: { description: 'Inclusive upper bound of "id", as since.' },
+    });
+  });
+
+  it("coerces a resource template's limit from query text", () => {
+    const shape = z.object(paginationInputShape(spec({ limit: 10, maxLimit: 40 }), "resource"));
+    expect(shape.parse({ limit: "25" })).toEqual({ limit: 25 });
+  });
+});
