@@ -1,6 +1,11 @@
 import { z } from "zod";
 import { FrugalConfigError } from "../errors/config-error.js";
-import type { PaginatedOptions, StreamChunkOptions, TextFormat } from "../metadata/definitions.js";
+import type {
+  AggregateBounds,
+  PaginatedOptions,
+  StreamChunkOptions,
+  TextFormat,
+} from "../metadata/definitions.js";
 import type { PaginationSpec, StreamChunkSpec } from "../metadata/specs.js";
 import { describe, OptionChecker } from "./check-options.js";
 
@@ -106,8 +111,34 @@ export function resolvePaginationSpec(
     adaptive,
     text,
     line: options.line,
+    aggregate: aggregateBounds(check, options.aggregate),
   };
 }
+
+/** `aggregate`: false (no such input), or bounds that are positive whole numbers. */
+function aggregateBounds(check: OptionChecker, value: unknown): false | AggregateBounds {
+  if (value === false) return false;
+  if (value === undefined) return {};
+  if (value === true || typeof value !== "object" || value === null) {
+    check.fail(
+      `\`aggregate\` must be false or an object of bounds, not ${describe(value)}`,
+      "e.g. aggregate: { maxScanItems: 20_000 }, or aggregate: false to leave the input out",
+    );
+  }
+  const bounds = check.knownKeys(value, AGGREGATE_BOUNDS, "`aggregate`") as AggregateBounds;
+  for (const name of AGGREGATE_BOUNDS) {
+    const bound = bounds[name as keyof AggregateBounds];
+    if (bound !== undefined)
+      check.positiveInteger(`\`aggregate.${name}\``, bound, `aggregate: { ${name}: 1_000 }`);
+  }
+  return { ...bounds };
+}
+
+const AGGREGATE_BOUNDS = Object.keys({
+  maxScanItems: true,
+  maxScanMs: true,
+  maxGroups: true,
+} satisfies Record<keyof AggregateBounds, true>);
 
 /** `adaptive`: a boolean, and room to grow (`maxLimit` above `limit`) when true. */
 function checkAdaptive(
@@ -182,6 +213,7 @@ const PAGINATED_OPTIONS = Object.keys({
   adaptive: true,
   text: true,
   line: true,
+  aggregate: true,
 } satisfies Record<keyof PaginatedOptions, true>);
 
 /** The values of a `text` option. */
@@ -216,10 +248,11 @@ export function paginationInputShape(
 ): Record<string, z.ZodType> {
   const limit = (kind === "tool" ? z.number() : z.coerce.number())
     .int()
-    .min(1)
+    // A tool answers `limit: 0` with the total alone (size only).
+    .min(kind === "tool" ? 0 : 1)
     .optional()
     .describe(
-      `Page size (default ${spec.limit}, at most ${spec.maxLimit}; larger values are clamped).${
+      `Page size (default ${spec.limit}, at most ${spec.maxLimit}; larger values are clamped${kind === "tool" ? "; 0: the total only" : ""}).${
         // Tells the model how to get the growth: a limit it repeats on every call pins the size.
         spec.adaptive ? " Omit it when following nextCursor to let pages grow." : ""
       }`,
@@ -240,7 +273,17 @@ export function paginationInputShape(
         );
     shape.since = bound("Exclusive lower bound");
     shape.until = bound("Inclusive upper bound");
+    if (kind === "tool") {
+      shape.tail = z
+        .number()
+        .int()
+        .min(1)
+        .max(spec.maxLimit)
+        .optional()
+        .describe("The newest N items (up to until), oldest first; not with since.");
+    }
   }
+  if (kind === "tool" && spec.aggregate !== false) shape.aggregate = AGGREGATE_INPUT;
   if (spec.fields && kind === "tool") {
     const [first, ...rest] = spec.fields as [string, ...string[]];
     shape.fields = z
@@ -266,7 +309,9 @@ export function withPaginationInput(
     throw new FrugalConfigError(
       where,
       `input field "${clash}" clashes with the input @Paginated adds`,
-      `rename your "${clash}" field`,
+      clash === "aggregate"
+        ? 'rename your "aggregate" field, or pass aggregate: false to @Paginated'
+        : `rename your "${clash}" field`,
     );
   }
   return base.extend(extra);
@@ -306,6 +351,38 @@ export function pageEnvelopeSchema(item: z.ZodObject | undefined, spec: Paginati
     nextSince: bound.optional(),
   });
 }
+
+/**
+ * The `aggregate` input: short on purpose, every paged tool's listing carries it. Field
+ * names are checked when the call runs (`QueryError` names the bad part).
+ */
+const fieldNames = z.union([z.string(), z.array(z.string())]);
+const AGGREGATE_INPUT = z
+  .strictObject({
+    count: z.boolean().optional(),
+    groupBy: fieldNames.optional(),
+    sum: z.string().optional(),
+    min: z.string().optional(),
+    max: z.string().optional(),
+    avg: z.string().optional(),
+    top: z.number().int().min(1).optional(),
+  })
+  .optional()
+  .describe("Counts every matching item instead of a page: {groups:[{key,count,sum?,…}],total}.");
+
+/**
+ * What a paged tool may answer besides its page: the aggregate answer, and the size-only
+ * answer of `limit: 0` (`total` null when unknown). A declared output schema allows them.
+ */
+export const PAGED_TOOL_ANSWERS = [
+  z.object({
+    groups: z.array(z.object({ key: z.record(z.string(), z.unknown()), count: z.number() }).loose()),
+    total: z.number(),
+    scanned: z.number().optional(),
+    partial: z.boolean().optional(),
+  }),
+  z.object({ total: z.number().nullable() }),
+] as const;
 
 /** A link item of a page answered `as: "links"`. */
 const PAGE_LINK_SCHEMA = z.object({

@@ -135,6 +135,7 @@ export const McpFactory = {
       resources: ephemeral,
       resourceTools,
       readTool: withResourceTools ? resourceTools.read : undefined,
+      aggregate: options.aggregate,
     });
 
     // The resource tools read declared resources through the registry they are part of.
