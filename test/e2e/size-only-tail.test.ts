@@ -103,8 +103,8 @@ describe("size only and last N", () => {
     const result = await ok("whole", { state: "closed", limit: 0 });
     expect(result.structuredContent).toEqual({ total: 19 });
     const { tools } = await t.client.listTools();
-    const limit = (tools.find((tool) => tool.name === "whole")?.inputSchema.properties as Record<string, any>)
-      .limit;
+    const properties = tools.find((tool) => tool.name === "whole")?.inputSchema.properties ?? {};
+    const limit = (properties as Record<string, any>).limit;
     expect(limit.minimum).toBe(0);
     expect(limit.description).toMatch(/0: the total only/);
   });
