@@ -55,7 +55,13 @@ export async function aggregateAnswer(
   const pushed = pushedDownGroups(first, invocation.definition.where);
   if (pushed) {
     const counted = sortGroups(pushed.groups, plan);
-    return answer({ ...counted, total: pushed.total, scanned: pushed.total }, undefined, json);
+    const partial = counted.partial ? { partial: true } : {};
+    const hint = counted.partial ? tooManyGroups(limits.maxGroups) : undefined;
+    return answer(
+      { groups: counted.groups, total: pushed.total, scanned: pushed.total, ...partial },
+      hint,
+      json,
+    );
   }
   const tally = new GroupTally(plan);
   const named = namedFields(plan);
@@ -78,9 +84,7 @@ export async function aggregateAnswer(
     end.bound === undefined
       ? undefined
       : `The scan stopped ${end.bound} after ${end.scanned} items: counts cover only those. Narrow it with ${narrowingInputs(invocation, spec)}.`,
-    counted.partial && end.bound === undefined
-      ? `More than ${limits.maxGroups} groups (aggregate.maxGroups): only the largest are kept, and their counts may be low.`
-      : undefined,
+    counted.partial && end.bound === undefined ? tooManyGroups(limits.maxGroups) : undefined,
   ].filter((h) => h !== undefined);
   const partial = counted.partial || end.bound !== undefined;
   return answer(
@@ -96,6 +100,10 @@ type Answer = {
   scanned: number;
   partial?: boolean;
 };
+
+function tooManyGroups(maxGroups: number): string {
+  return `More than ${maxGroups} groups (aggregate.maxGroups): only the largest are kept, and their counts may be low.`;
+}
 
 /** The answer, with its text: the groups as a table, then the envelope fields that say something. */
 function answer(value: Answer, hint: string | undefined, json: boolean): Record<string, unknown> {

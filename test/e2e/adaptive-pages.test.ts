@@ -400,7 +400,7 @@ describe("adaptive pages", () => {
       description?: string;
     };
     expect(limit.description).toBe(
-      "Page size (default 20, at most 100; larger values are clamped). Omit it when following nextCursor to let pages grow.",
+      "Page size (default 20, at most 100; larger values are clamped; 0: the total only). Omit it when following nextCursor to let pages grow.",
     );
   });
 });
