@@ -280,7 +280,7 @@ export function paginationInputShape(
         .min(1)
         .max(spec.maxLimit)
         .optional()
-        .describe("The newest N items (up to until), oldest first; not with since.");
+        .describe("The newest N items (to until), oldest first; not with since.");
     }
   }
   if (kind === "tool" && spec.aggregate !== false) shape.aggregate = AGGREGATE_INPUT;
@@ -365,10 +365,10 @@ const AGGREGATE_INPUT = z
     min: z.string().optional(),
     max: z.string().optional(),
     avg: z.string().optional(),
-    top: z.number().int().min(1).optional(),
+    top: z.number().int().min(1).max(1000).optional(),
   })
   .optional()
-  .describe("Counts every matching item instead of a page: {groups:[{key,count,sum?,…}],total}.");
+  .describe("Count or group every matching item instead of a page.");
 
 /**
  * What a paged tool may answer besides its page: the aggregate answer, and the size-only
