@@ -4,12 +4,15 @@ import { type Group, type GroupSpec, GroupTally, sortGroups } from "../aggregate
 import type { PaginationSpec } from "../metadata/specs.js";
 import type { Invocation, Next } from "../pipeline/invocation.js";
 import { isErrorResult } from "../pipeline/outcomes.js";
+import { callTokenLimit } from "../pipeline/token-limit.js";
 import type { AggregateRequest } from "../pipeline/tool-context.js";
 import type { JsonValue } from "../results/json-value.js";
 import { isPlainObject } from "../results/shape-tool-result.js";
 import { envelopeLine, withEnvelopeLine, writeTable } from "../results/table-format.js";
 import { toolError } from "../results/tool-error.js";
-import { withToolText } from "../results/tool-text.js";
+import { toolTextOf, withToolText } from "../results/tool-text.js";
+import { fitPrefix } from "../tokenizer/fit-prefix.js";
+import type { TokenCounter } from "../tokenizer/token-counter.js";
 import { HandlerWalk, type WalkBounds } from "./handler-walk.js";
 import type { KeySpec } from "./stable-key.js";
 import type { StreamWindow } from "./stream-window.js";
@@ -38,7 +41,11 @@ export async function aggregateAnswer(
   keySpec: KeySpec,
   window: StreamWindow | undefined,
   limits: AggregateLimits,
+  /** Counts the answer's text, to keep as many groups as the call's token budget holds. */
+  counter?: TokenCounter,
 ): Promise<unknown> {
+  const answer = (value: Answer, hint: string | undefined, json: boolean) =>
+    fitted(value, hint, json, counter, callTokenLimit(invocation.definition, invocation.ctx.meta));
   const request = invocation.aggregate as AggregateRequest;
   let plan: GroupSpec;
   try {
@@ -105,8 +112,33 @@ function tooManyGroups(maxGroups: number): string {
   return `More than ${maxGroups} groups (aggregate.maxGroups): only the largest are kept, and their counts may be low.`;
 }
 
+/**
+ * The answer with as many groups (the largest) as the token budget holds: a cut answer
+ * says `partial` and how to ask for fewer groups. Fitting counts the text the model reads,
+ * as the budget does, at O(budget) a probe.
+ */
+async function fitted(
+  value: Answer,
+  hint: string | undefined,
+  json: boolean,
+  counter: TokenCounter | undefined,
+  limit: number | undefined,
+): Promise<Record<string, unknown>> {
+  const whole = answerOf(value, hint, json);
+  if (counter === undefined || limit === undefined || value.groups.length === 0) return whole;
+  const cut = (n: number) => {
+    if (n === value.groups.length) return whole;
+    const note = `${n} of ${value.groups.length} groups fit the token budget: ask for fewer with aggregate.top, or narrow the inputs.`;
+    const groups = value.groups.slice(0, n);
+    return answerOf({ ...value, groups, partial: true }, hint === undefined ? note : `${hint} ${note}`, json);
+  };
+  const textOf = (n: number) => toolTextOf(cut(n)) ?? JSON.stringify(cut(n));
+  const { n } = await fitPrefix(value.groups.length, textOf, limit, counter);
+  return cut(n);
+}
+
 /** The answer, with its text: the groups as a table, then the envelope fields that say something. */
-function answer(value: Answer, hint: string | undefined, json: boolean): Record<string, unknown> {
+function answerOf(value: Answer, hint: string | undefined, json: boolean): Record<string, unknown> {
   const full = hint === undefined ? value : { ...value, hint };
   if (json) return full;
   const rows = value.groups.map((group) => {

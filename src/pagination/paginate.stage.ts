@@ -7,6 +7,7 @@ import { isErrorResult } from "../pipeline/outcomes.js";
 import type { StageFactory } from "../pipeline/stage-factory.js";
 import { jsonReplacer } from "../results/shape-tool-result.js";
 import { toolError } from "../results/tool-error.js";
+import type { TokenCounter } from "../tokenizer/token-counter.js";
 import { progressState } from "./adaptive-pages.js";
 import { type AggregateLimits, aggregateAnswer } from "./aggregate-walk.js";
 import { type CollectedRows, rowsFromArray, rowsFromIterable, rowsFromTrustedArray } from "./collect-rows.js";
@@ -33,10 +34,12 @@ export function paginateStage(
   clock: Clock,
   tails: TailPolls,
   aggregate: AggregateBounds = {},
+  /** Counts an aggregate answer's text, to fit its groups to the call's budget. */
+  counter?: TokenCounter,
 ): StageFactory {
   return {
     name: "paginate",
-    create: (definition) => paginatorFor(definition, cursors, clock, tails, aggregate),
+    create: (definition) => paginatorFor(definition, cursors, clock, tails, aggregate, counter),
   };
 }
 
@@ -46,6 +49,7 @@ function paginatorFor(
   clock: Clock,
   tails: TailPolls,
   appBounds: AggregateBounds,
+  counter: TokenCounter | undefined,
 ): Stage | undefined {
   const spec = definition.pagination;
   if (!spec) return undefined;
@@ -121,7 +125,7 @@ function paginatorFor(
   return async (invocation, next) => {
     const request = PAGE_REQUEST.get(invocation);
     if (invocation.aggregate !== undefined && definition.kind === "tool")
-      return aggregateAnswer(invocation, next, spec, keySpec, request.window, limits);
+      return aggregateAnswer(invocation, next, spec, keySpec, request.window, limits, counter);
     if (request.newest !== undefined && request.window) {
       const waitMs = readDeadline(spec, request, clock);
       const read = await readTail(

@@ -62,6 +62,6 @@ export function pipelineStages(deps: StageDeps): StageFactory[] {
     shapeStage(deps),
     spillStage({ resources: deps.resources, counter: deps.counter, tools: deps.resourceTools }),
     budgetStage(deps),
-    paginateStage(deps.cursors, deps.clock, tails, deps.aggregate),
+    paginateStage(deps.cursors, deps.clock, tails, deps.aggregate, deps.counter),
   ];
 }

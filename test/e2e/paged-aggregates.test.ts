@@ -4,6 +4,7 @@
  */
 import {
   type AggregateAnswer,
+  Budget,
   McpModule,
   McpService,
   Paginated,
@@ -93,6 +94,13 @@ class IssuesService {
     return select(state)
       .filter((i) => i.id > after)
       .slice(0, (ctx.page?.limit ?? 10) + 1);
+  }
+
+  @Tool({ input: filters })
+  @Paginated("id", { limit: 10 })
+  @Budget(150)
+  small({ state }: { state?: string }) {
+    return select(state);
   }
 
   @Tool()
@@ -209,6 +217,15 @@ describe("aggregates on paged tools", () => {
     const many = await groups("bounded", { state: "open", aggregate: { groupBy: "author" } });
     expect(many.answer.groups).toHaveLength(2);
     expect(many.answer.partial).toBe(true);
+  });
+
+  it("keeps the largest groups the token budget holds, and says how to ask for fewer", async () => {
+    const { answer, text } = await groups("small", { aggregate: { groupBy: "id" } });
+    expect(answer.groups.length).toBeGreaterThan(5);
+    expect(answer.groups.length).toBeLessThan(230);
+    expect(answer).toMatchObject({ total: 230, scanned: 230, partial: true });
+    expect(answer.hint).toMatch(/^\d+ of 230 groups fit the token budget: ask for fewer with aggregate.top/);
+    expect(text).toMatch(/partial=true/);
   });
 
   it("refuses bad aggregates with an error naming the part and an example", async () => {

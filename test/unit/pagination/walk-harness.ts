@@ -40,6 +40,7 @@ export function walkHarness(
       text: options.text ?? "auto",
       inputSchema: z.object({ state: z.string().optional(), cursor: z.string().optional() }),
     },
+    ctx: { meta: {} },
     page: undefined as PageContext | undefined,
     pageRead: false,
     aggregate: options.aggregate,
