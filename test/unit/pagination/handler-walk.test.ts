@@ -43,6 +43,18 @@ describe("HandlerWalk", () => {
     expect(end).toEqual({ scanned: 12, bound: "at 12 items (aggregate.maxScanItems)" });
   });
 
+  it("stops at maxMs between pages, on the process's own clock", async () => {
+    const slow = walkHarness((page) => {
+      // A slow database: each page takes at least 3 ms of CPU.
+      const until = performance.now() + 3;
+      while (performance.now() < until) {}
+      return keysetPage(ITEMS, page);
+    });
+    const { end, seen } = await walkAll(slow, { maxItems: 1_000, maxMs: 1 });
+    expect(seen).toHaveLength(10);
+    expect(end).toEqual({ scanned: 10, bound: "after 1 ms (aggregate.maxScanMs)" });
+  });
+
   it("hands back an isError result of the handler as it is", async () => {
     const refusal = { isError: true, content: [{ type: "text", text: "no such site" }] };
     const { end } = await walkAll(walkHarness(() => refusal));
