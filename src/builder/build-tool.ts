@@ -4,6 +4,7 @@ import { FrugalConfigError } from "../errors/config-error.js";
 import type { TextFormat, ToolOptions } from "../metadata/definitions.js";
 import type { PaginationSpec } from "../metadata/specs.js";
 import type { ToolDefinition } from "../pipeline/operation.js";
+import { PAGED_TOOL_ANSWERS } from "./aggregate-input.js";
 import {
   assertPlainMethod,
   capabilitiesOf,
@@ -16,7 +17,6 @@ import { OptionChecker } from "./check-options.js";
 import { toJsonSchema } from "./input-schema.js";
 import { isValidToolName, toSnakeCase } from "./names.js";
 import {
-  PAGED_TOOL_ANSWERS,
   pageEnvelopeSchema,
   resolvePaginationSpec,
   TEXT_FORMATS,

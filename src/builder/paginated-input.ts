@@ -1,12 +1,8 @@
 import { z } from "zod";
 import { FrugalConfigError } from "../errors/config-error.js";
-import type {
-  AggregateBounds,
-  PaginatedOptions,
-  StreamChunkOptions,
-  TextFormat,
-} from "../metadata/definitions.js";
+import type { PaginatedOptions, StreamChunkOptions, TextFormat } from "../metadata/definitions.js";
 import type { PaginationSpec, StreamChunkSpec } from "../metadata/specs.js";
+import { AGGREGATE_INPUT, aggregateBounds } from "./aggregate-input.js";
 import { describe, OptionChecker } from "./check-options.js";
 
 /** Fills defaults and checks the options, naming `where` in any error. */
@@ -114,31 +110,6 @@ export function resolvePaginationSpec(
     aggregate: aggregateBounds(check, options.aggregate),
   };
 }
-
-/** `aggregate`: false (no such input), or bounds that are positive whole numbers. */
-function aggregateBounds(check: OptionChecker, value: unknown): false | AggregateBounds {
-  if (value === false) return false;
-  if (value === undefined) return {};
-  if (value === true || typeof value !== "object" || value === null) {
-    check.fail(
-      `\`aggregate\` must be false or an object of bounds, not ${describe(value)}`,
-      "e.g. aggregate: { maxScanItems: 20_000 }, or aggregate: false to leave the input out",
-    );
-  }
-  const bounds = check.knownKeys(value, AGGREGATE_BOUNDS, "`aggregate`") as AggregateBounds;
-  for (const name of AGGREGATE_BOUNDS) {
-    const bound = bounds[name as keyof AggregateBounds];
-    if (bound !== undefined)
-      check.positiveInteger(`\`aggregate.${name}\``, bound, `aggregate: { ${name}: 1_000 }`);
-  }
-  return { ...bounds };
-}
-
-const AGGREGATE_BOUNDS = Object.keys({
-  maxScanItems: true,
-  maxScanMs: true,
-  maxGroups: true,
-} satisfies Record<keyof AggregateBounds, true>);
 
 /** `adaptive`: a boolean, and room to grow (`maxLimit` above `limit`) when true. */
 function checkAdaptive(
@@ -351,38 +322,6 @@ export function pageEnvelopeSchema(item: z.ZodObject | undefined, spec: Paginati
     nextSince: bound.optional(),
   });
 }
-
-/**
- * The `aggregate` input: short on purpose, every paged tool's listing carries it. Field
- * names are checked when the call runs (`QueryError` names the bad part).
- */
-const fieldNames = z.union([z.string(), z.array(z.string())]);
-const AGGREGATE_INPUT = z
-  .strictObject({
-    count: z.boolean().optional(),
-    groupBy: fieldNames.optional(),
-    sum: z.string().optional(),
-    min: z.string().optional(),
-    max: z.string().optional(),
-    avg: z.string().optional(),
-    top: z.number().int().min(1).max(1000).optional(),
-  })
-  .optional()
-  .describe("Count or group every matching item instead of a page.");
-
-/**
- * What a paged tool may answer besides its page: the aggregate answer, and the size-only
- * answer of `limit: 0` (`total` null when unknown). A declared output schema allows them.
- */
-export const PAGED_TOOL_ANSWERS = [
-  z.object({
-    groups: z.array(z.object({ key: z.record(z.string(), z.unknown()), count: z.number() }).loose()),
-    total: z.number(),
-    scanned: z.number().optional(),
-    partial: z.boolean().optional(),
-  }),
-  z.object({ total: z.number().nullable() }),
-] as const;
 
 /** A link item of a page answered `as: "links"`. */
 const PAGE_LINK_SCHEMA = z.object({

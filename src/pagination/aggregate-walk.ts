@@ -1,6 +1,7 @@
 import { QueryError } from "../aggregate/query-errors.js";
 import { type FieldPath, fieldPath, hasField } from "../aggregate/query-fields.js";
 import { type Group, type GroupSpec, GroupTally, sortGroups } from "../aggregate/query-groups.js";
+import type { AggregateBounds } from "../metadata/definitions.js";
 import type { PaginationSpec } from "../metadata/specs.js";
 import type { Invocation, Next } from "../pipeline/invocation.js";
 import { isErrorResult } from "../pipeline/outcomes.js";
@@ -20,6 +21,19 @@ import type { StreamWindow } from "./stream-window.js";
 /** The bounds of one aggregate, resolved: `@Paginated`'s, else the app's, else the defaults. */
 export interface AggregateLimits extends WalkBounds {
   readonly maxGroups: number;
+}
+
+/** Defaults of an aggregate's bounds (those of `query_resource`'s scans). */
+const AGGREGATE_DEFAULTS = { maxScanItems: 100_000, maxScanMs: 2_000, maxGroups: 1_000 };
+
+/** An aggregate's bounds: `@Paginated`'s own, else the app's, else the defaults. */
+export function aggregateLimits(spec: PaginationSpec, app: AggregateBounds): AggregateLimits {
+  const own = spec.aggregate === false ? {} : spec.aggregate;
+  return {
+    maxItems: own.maxScanItems ?? app.maxScanItems ?? AGGREGATE_DEFAULTS.maxScanItems,
+    maxMs: own.maxScanMs ?? app.maxScanMs ?? AGGREGATE_DEFAULTS.maxScanMs,
+    maxGroups: own.maxGroups ?? app.maxGroups ?? AGGREGATE_DEFAULTS.maxGroups,
+  };
 }
 
 /** A valid aggregate, shown in every refusal. */

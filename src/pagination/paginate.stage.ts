@@ -9,7 +9,7 @@ import { jsonReplacer } from "../results/shape-tool-result.js";
 import { toolError } from "../results/tool-error.js";
 import type { TokenCounter } from "../tokenizer/token-counter.js";
 import { progressState } from "./adaptive-pages.js";
-import { type AggregateLimits, aggregateAnswer } from "./aggregate-walk.js";
+import { aggregateAnswer, aggregateLimits } from "./aggregate-walk.js";
 import { type CollectedRows, rowsFromArray, rowsFromIterable, rowsFromTrustedArray } from "./collect-rows.js";
 import type { CursorCodec } from "./cursor-codec.js";
 import type { KeyValue } from "./cursor-values.js";
@@ -171,19 +171,6 @@ function paginatorFor(
       );
     }
     return pageOf(invocation, request, rows, total);
-  };
-}
-
-/** Defaults of an aggregate's bounds (those of `query_resource`'s scans). */
-const AGGREGATE_DEFAULTS = { maxScanItems: 100_000, maxScanMs: 2_000, maxGroups: 1_000 };
-
-/** An aggregate's bounds: `@Paginated`'s own, else the app's, else the defaults. */
-function aggregateLimits(spec: PaginationSpec, app: AggregateBounds): AggregateLimits {
-  const own = spec.aggregate === false ? {} : spec.aggregate;
-  return {
-    maxItems: own.maxScanItems ?? app.maxScanItems ?? AGGREGATE_DEFAULTS.maxScanItems,
-    maxMs: own.maxScanMs ?? app.maxScanMs ?? AGGREGATE_DEFAULTS.maxScanMs,
-    maxGroups: own.maxGroups ?? app.maxGroups ?? AGGREGATE_DEFAULTS.maxGroups,
   };
 }
 
