@@ -28,6 +28,12 @@ import { readTail } from "./tail-read.js";
  * item's key. Under a time window, an async iterable is read until the window's end (by
  * the app's clock) plus `stream.graceMs`, on a real timer, and a chunk that ends the
  * window tells `tails` where (its `nextSince`), so a poll from there goes on with the walk.
+ *
+ * Three answers are not one page: `limit: 0` answers the total alone (`sizeOnly`); a
+ * stream's `tail: N` reads windows back until it has the newest N (`readTail`), then
+ * answers them as a page; an `aggregate` input is answered with groups, pushed down by the
+ * handler or counted over a walk of its pages (`aggregateAnswer`). The last two call the
+ * handler once per page they read.
  */
 export function paginateStage(
   cursors: CursorCodec,
