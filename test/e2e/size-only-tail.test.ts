@@ -2,7 +2,16 @@
  * Size only (`limit: 0`) and last N (`tail: N`) through the SDK client: what the model asks
  * when it wants a number or the newest lines, answered without a page it does not need.
  */
-import { CLOCK, ManualClock, McpModule, McpService, Paginated, Tool, type ToolContext } from "frugal-mcp";
+import {
+  Budget,
+  CLOCK,
+  ManualClock,
+  McpModule,
+  McpService,
+  Paginated,
+  Tool,
+  type ToolContext,
+} from "frugal-mcp";
 import { createTestClient, type TestClient } from "frugal-mcp/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
@@ -58,6 +67,18 @@ class SizesService {
   @Paginated(["at", "seq"], { limit: 10, maxLimit: 50, stream: { window: 5 * MINUTE } })
   logs(_input: unknown, ctx: ToolContext) {
     seen.page = ctx.page;
+    const since = ctx.page?.since ?? null;
+    const until = ctx.page?.until ?? null;
+    return LINES.filter(
+      (l) => (since === null || l.at > (since as Date)) && (until === null || l.at <= (until as Date)),
+    );
+  }
+
+  /** The same lines under a budget too small for a tail of 40 in one answer. */
+  @Tool()
+  @Paginated(["at", "seq"], { limit: 10, maxLimit: 50, stream: { window: 5 * MINUTE } })
+  @Budget(250)
+  narrow(_input: unknown, ctx: ToolContext) {
     const since = ctx.page?.since ?? null;
     const until = ctx.page?.until ?? null;
     return LINES.filter(
@@ -149,6 +170,29 @@ describe("size only and last N", () => {
     expect(seqs).toEqual(Array.from({ length: 40 }, (_, i) => 51 + i));
     expect(chunk.until).toBe(until);
     expect(chunk.nextSince).toBe(until);
+  });
+
+  it("a tail the budget shrinks goes on by nextCursor, across the windows it read, and ends with nextSince", async () => {
+    const until = new Date(START + 30 * MINUTE).toISOString();
+    const first = (await ok("narrow", { tail: 40, until })).structuredContent as any;
+    expect(first.hasMore).toBe(true);
+    expect(first.count).toBeLessThan(40);
+    const seqs = first.items.map((l: { seq: number }) => l.seq);
+    let cursor = first.nextCursor;
+    let last = first;
+    while (cursor) {
+      last = (await ok("narrow", { tail: 40, until, cursor })).structuredContent as any;
+      seqs.push(...last.items.map((l: { seq: number }) => l.seq));
+      cursor = last.nextCursor;
+    }
+    expect(seqs).toEqual(Array.from({ length: 40 }, (_, i) => 51 + i));
+    expect(last.nextSince).toBe(until);
+  });
+
+  it("counts a stream's range with aggregate", async () => {
+    const range = { since: new Date(START).toISOString(), until: new Date(START + 5 * MINUTE).toISOString() };
+    const counted = (await ok("logs", { ...range, aggregate: { count: true } })).structuredContent as any;
+    expect(counted).toEqual({ groups: [{ key: {}, count: 15 }], total: 15, scanned: 15 });
   });
 
   it("tail on a stream of sequence numbers: the last N, and nextSince is the last one", async () => {
