@@ -58,8 +58,9 @@ export async function aggregateAnswer(
   /** Counts the answer's text, to keep as many groups as the call's token budget holds. */
   counter?: TokenCounter,
 ): Promise<unknown> {
-  const answer = (value: Answer, hint: string | undefined, json: boolean) =>
-    fitted(value, hint, json, counter, callTokenLimit(invocation.definition, invocation.ctx.meta));
+  const json = invocation.definition.kind === "tool" && invocation.definition.text === "json";
+  const limit = callTokenLimit(invocation.definition, invocation.ctx.meta);
+  const answer = (value: Answer, hint: string | undefined) => fitted(value, hint, json, counter, limit);
   const request = invocation.aggregate as AggregateRequest;
   let plan: GroupSpec;
   try {
@@ -72,17 +73,12 @@ export async function aggregateAnswer(
   const walk = new HandlerWalk(invocation, next, spec, keySpec, window);
   const first = await walk.call(null);
   if (isErrorResult(first)) return first;
-  const json = invocation.definition.kind === "tool" && invocation.definition.text === "json";
   const pushed = pushedDownGroups(first, invocation.definition.where);
   if (pushed) {
     const counted = sortGroups(pushed.groups, plan);
     const partial = counted.partial ? { partial: true } : {};
     const hint = counted.partial ? tooManyGroups(limits.maxGroups) : undefined;
-    return answer(
-      { groups: counted.groups, total: pushed.total, scanned: pushed.total, ...partial },
-      hint,
-      json,
-    );
+    return answer({ groups: counted.groups, total: pushed.total, scanned: pushed.total, ...partial }, hint);
   }
   const tally = new GroupTally(plan);
   const named = namedFields(plan);
@@ -111,7 +107,6 @@ export async function aggregateAnswer(
   return answer(
     { groups: counted.groups, total, scanned: end.scanned, ...(partial ? { partial: true } : {}) },
     hints.length > 0 ? hints.join(" ") : undefined,
-    json,
   );
 }
 
