@@ -346,6 +346,23 @@ export function flagshipContract(
     }
   });
 
+  it("answers the newest lines of a log with tail, and the lines after them with since = nextSince", async () => {
+    for (const tool of ["app_tail_logs", "access_tail_logs"]) {
+      const latest = await page(tool, { limit: 200 });
+      const tail = (await page(tool, { tail: 3 })) as Envelope<{ seq: number; at: string }>;
+      expect(tail.items).toEqual(latest.items.slice(-3));
+      // The log was generated before the server started: nothing is newer, and a poll from nextSince finds nothing again.
+      const lastAt = Date.parse(String(tail.items.at(-1)?.at));
+      expect(Date.parse(String(tail.nextSince))).toBeGreaterThanOrEqual(lastAt);
+      const after = await page(tool, { since: tail.nextSince });
+      expect(after.items.filter((line) => Date.parse(String((line as { at: string }).at)) <= lastAt)).toEqual(
+        [],
+      );
+      const counted = (await ok(reader, tool, { limit: 0 })).structuredContent as { total: number | null };
+      expect(counted).toHaveProperty("total");
+    }
+  });
+
   it("serves a download in byte chunks that reassemble the file", async () => {
     const { files } = (await ok(reader, "list_files")).structuredContent as {
       files: Array<{ id: string; name: string; size: number }>;
