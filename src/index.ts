@@ -56,6 +56,7 @@ export {
 export { RedisEventBus, type RedisEventBusOptions } from "./events/redis-event-bus.js";
 export { type Logger, StderrLogger } from "./logging/logger.js";
 export type {
+  AggregateBounds,
   BudgetOptions,
   CachedOptions,
   CompleteCallback,
@@ -121,6 +122,9 @@ export type {
 export type { InputLimits } from "./pipeline/stages/measure-input.js";
 export { MAX_TOKENS_META } from "./pipeline/token-limit.js";
 export type {
+  AggregateAnswer,
+  AggregateGroup,
+  AggregateRequest,
   AskOptions,
   McpLog,
   PageContext,

@@ -141,11 +141,13 @@ export const TASKS: readonly Task[] = [
         env.note("aggregate groupBy");
         const args = { state: "open", aggregate: { groupBy: "labels" } };
         const answer = dataOf<{
-          groups: Array<{ key: { labels: string }; count: number }>;
+          groups: Array<{ key: { labels: string | null }; count: number }>;
           partial?: boolean;
         }>(ensureOk("list_issues", await env.agent.call("list_issues", args)));
         if (!answer || answer.partial) return undefined;
-        const counts = Object.fromEntries(answer.groups.map((g) => [g.key.labels, g.count]));
+        // Issues without a label form the group whose key is null: they carry no label.
+        const labelled = answer.groups.filter((g) => g.key.labels !== null);
+        const counts = Object.fromEntries(labelled.map((g) => [g.key.labels, g.count]));
         return Object.fromEntries(Object.entries(counts).sort(([a], [b]) => (a < b ? -1 : 1)));
       }
       env.note("walk every page of labels");

@@ -4,6 +4,7 @@ import { FrugalConfigError } from "../errors/config-error.js";
 import type { TextFormat, ToolOptions } from "../metadata/definitions.js";
 import type { PaginationSpec } from "../metadata/specs.js";
 import type { ToolDefinition } from "../pipeline/operation.js";
+import { PAGED_TOOL_ANSWERS } from "./aggregate-input.js";
 import {
   assertPlainMethod,
   capabilitiesOf,
@@ -59,7 +60,7 @@ export function buildTool(item: MemberToBuild): ToolDefinition {
   // Capabilities change the declared output (a selection makes each field optional).
   const capableOutput = ownOutput && capabilities.output(ownOutput);
   const pagedOutput =
-    pagination && capableOutput ? pageEnvelopeSchema(capableOutput, pagination) : capableOutput;
+    pagination && capableOutput ? pagedToolOutput(capableOutput, pagination) : capableOutput;
   // A spilled result answers `{ spilled: { uri, size, expiresAt } }`: the declared schema must allow it.
   const outputSchema =
     pagedOutput && item.member.metadata.ephemeral ? z.union([pagedOutput, SPILLED_SCHEMA]) : pagedOutput;
@@ -166,6 +167,16 @@ const TOOL_OPTIONS = Object.keys({
   meta: true,
   text: true,
 } satisfies Record<keyof ToolOptions, true>);
+
+/**
+ * A paged tool's result schema: the page envelope, or the size-only answer (`limit: 0`),
+ * or, unless `aggregate: false`, the aggregate answer.
+ */
+function pagedToolOutput(item: z.ZodObject, spec: PaginationSpec): z.ZodType {
+  const [aggregate, sizeOnly] = PAGED_TOOL_ANSWERS;
+  const page = pageEnvelopeSchema(item, spec);
+  return spec.aggregate === false ? z.union([page, sizeOnly]) : z.union([page, aggregate, sizeOnly]);
+}
 
 /** What a spilled call puts in `structuredContent`. */
 const SPILLED_SCHEMA = z.object({

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { FrugalConfigError } from "../errors/config-error.js";
 import type { PaginatedOptions, StreamChunkOptions, TextFormat } from "../metadata/definitions.js";
 import type { PaginationSpec, StreamChunkSpec } from "../metadata/specs.js";
+import { AGGREGATE_INPUT, aggregateBounds } from "./aggregate-input.js";
 import { describe, OptionChecker } from "./check-options.js";
 
 /** Fills defaults and checks the options, naming `where` in any error. */
@@ -106,6 +107,7 @@ export function resolvePaginationSpec(
     adaptive,
     text,
     line: options.line,
+    aggregate: aggregateBounds(check, options.aggregate),
   };
 }
 
@@ -182,6 +184,7 @@ const PAGINATED_OPTIONS = Object.keys({
   adaptive: true,
   text: true,
   line: true,
+  aggregate: true,
 } satisfies Record<keyof PaginatedOptions, true>);
 
 /** The values of a `text` option. */
@@ -217,14 +220,15 @@ export function paginationInputShape(
   kind: "tool" | "resource",
 ): Record<string, z.ZodType> {
   // `meta` last: each zod method returns a new schema, which would not carry it.
+  // A tool answers `limit: 0` with the total alone (size only).
   const limit = (
     kind === "tool"
-      ? z.number().int().min(1).meta({ maximum: spec.maxLimit })
+      ? z.number().int().min(0).meta({ maximum: spec.maxLimit })
       : z.coerce.number().int().min(1)
   )
     .optional()
     .describe(
-      `Page size (default ${spec.limit}).${
+      `Page size (default ${spec.limit}${kind === "tool" ? "; 0: the total only" : ""}).${
         // Tells the model how to get the growth: a limit it repeats on every call pins the size.
         spec.adaptive ? " Omit it after the first page to let pages grow." : ""
       }`,
@@ -240,7 +244,17 @@ export function paginationInputShape(
       `Exclusive lower bound of ${at}: ISO 8601 time, epoch ms or sequence number.`,
     );
     shape.until = bound.describe(`Inclusive upper bound of ${at}, as since.`);
+    if (kind === "tool") {
+      shape.tail = z
+        .number()
+        .int()
+        .min(1)
+        .max(spec.maxLimit)
+        .optional()
+        .describe("The newest N items (to until), oldest first; not with since.");
+    }
   }
+  if (kind === "tool" && spec.aggregate !== false) shape.aggregate = AGGREGATE_INPUT;
   if (spec.fields && kind === "tool") {
     const [first, ...rest] = spec.fields as [string, ...string[]];
     shape.fields = z
@@ -266,7 +280,9 @@ export function withPaginationInput(
     throw new FrugalConfigError(
       where,
       `input field "${clash}" clashes with the input @Paginated adds`,
-      `rename your "${clash}" field`,
+      clash === "aggregate"
+        ? 'rename your "aggregate" field, or pass aggregate: false to @Paginated'
+        : `rename your "${clash}" field`,
     );
   }
   return base.extend(extra);

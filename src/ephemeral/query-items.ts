@@ -1,6 +1,6 @@
+import { compareValues, type FieldPath, hasField, project, sortValue } from "../aggregate/query-fields.js";
 import type { StoredResourceMeta } from "../storage/storage.js";
 import { readEntries, type StoredContent } from "./entry-reader.js";
-import { compareValues, type FieldPath, hasField, project, sortValue } from "./query-fields.js";
 import { type ScanBounds, type ScanEnd, scanEntries } from "./query-scan.js";
 import type { OrderKey } from "./query-spec.js";
 import { TopK } from "./top-k.js";

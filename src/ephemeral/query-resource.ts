@@ -1,12 +1,12 @@
+import { describeQueryError, QueryError } from "../aggregate/query-errors.js";
+import { compareValues } from "../aggregate/query-fields.js";
+import { type Group, GroupTally } from "../aggregate/query-groups.js";
 import { canonicalJson } from "../common/canonical-json.js";
 import { toolError } from "../results/tool-error.js";
 import type { StoredResourceMeta } from "../storage/storage.js";
 import { fitPrefix } from "../tokenizer/fit-prefix.js";
 import type { TokenCounter } from "../tokenizer/token-counter.js";
 import type { StoredContent } from "./entry-reader.js";
-import { describeQueryError, QueryError } from "./query-errors.js";
-import { compareValues } from "./query-fields.js";
-import { type Group, GroupTally } from "./query-groups.js";
 import {
   FieldWatch,
   type ItemsScan,

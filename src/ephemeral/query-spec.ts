@@ -1,6 +1,6 @@
-import { QueryError } from "./query-errors.js";
-import { type FieldPath, fieldPath } from "./query-fields.js";
-import type { GroupSpec } from "./query-groups.js";
+import { QueryError } from "../aggregate/query-errors.js";
+import { type FieldPath, fieldPath } from "../aggregate/query-fields.js";
+import type { GroupSpec } from "../aggregate/query-groups.js";
 import { type CheckedWhere, checkWhere } from "./query-where.js";
 
 /** The aggregate input (`{ count?, groupBy?, sum?, min?, max?, avg?, top? }`), as validated by its schema. */

@@ -1,5 +1,5 @@
-import { QueryError } from "./query-errors.js";
-import { type FieldPath, fieldPath } from "./query-fields.js";
+import { QueryError } from "../aggregate/query-errors.js";
+import { type FieldPath, fieldPath } from "../aggregate/query-fields.js";
 
 /** The operators `where` accepts, and nothing else (the contract's list). */
 export const WHERE_OPERATORS = [

@@ -1,3 +1,4 @@
+import { QueryError } from "../aggregate/query-errors.js";
 import type { Clock } from "../clock/clock.js";
 import type { ResourceSlice } from "../pipeline/resource-handle.js";
 import { DEFAULT_TOKEN_LIMIT, tokenLimit } from "../pipeline/token-limit.js";
@@ -11,7 +12,6 @@ import type { StoredContent } from "./entry-reader.js";
 import type { EphemeralResources } from "./ephemeral-resources.js";
 import { EPHEMERAL_DEFAULTS } from "./ephemeral-settings.js";
 import { PAGE_WALK_DEFAULTS } from "./page-walk.js";
-import { QueryError } from "./query-errors.js";
 import { type QueryDeps, queryResource } from "./query-resource.js";
 import type { QueryInput } from "./query-spec.js";
 import { type DeclaredResourceReader, type Located, ResourceLocator } from "./resource-locator.js";

@@ -1,4 +1,4 @@
-import { type FieldPath, fieldPath, project } from "./query-fields.js";
+import { type FieldPath, fieldPath, project } from "../aggregate/query-fields.js";
 import type { SearchFound } from "./search-resource.js";
 
 /**

@@ -1,4 +1,4 @@
-import { QueryError } from "./query-errors.js";
+import { QueryError } from "../aggregate/query-errors.js";
 import { type CheckedWhere, INTERNAL_NOR, INTERNAL_REGEX, type WherePattern } from "./query-where.js";
 import { loadRe2 } from "./search-resource.js";
 

@@ -186,6 +186,27 @@ export interface PaginatedOptions {
    * ```
    */
   line?: (item: any) => string;
+  /**
+   * The `aggregate` input (tools only): `false` leaves it out; an object bounds its scans
+   * (each bound defaults to the app's `aggregate` option, then to 100,000 items, 2,000 ms
+   * and 1,000 groups).
+   *
+   * @example
+   * ```ts
+   * @Paginated("id", { aggregate: { maxScanItems: 20_000 } })
+   * ```
+   */
+  aggregate?: false | AggregateBounds;
+}
+
+/** Bounds of one aggregate scan over a paged tool's items (`@Paginated`'s `aggregate` option). */
+export interface AggregateBounds {
+  /** Items read at most. */
+  maxScanItems?: number | undefined;
+  /** Milliseconds of scanning at most. */
+  maxScanMs?: number | undefined;
+  /** Groups kept at most, the largest. */
+  maxGroups?: number | undefined;
 }
 
 /** The `resource_link` of one item of a page answered `as: "links"`. */

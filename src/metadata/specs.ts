@@ -1,4 +1,10 @@
-import type { InvalidationRule, PageLink, StreamChunkOptions, TextFormat } from "./definitions.js";
+import type {
+  AggregateBounds,
+  InvalidationRule,
+  PageLink,
+  StreamChunkOptions,
+  TextFormat,
+} from "./definitions.js";
 
 /**
  * Resolved specs: what the builder makes of the decorators' options at start-up, after
@@ -25,6 +31,8 @@ export interface PaginationSpec {
   readonly text: TextFormat | undefined;
   /** One line of text per item (`line`), instead of a table. */
   readonly line: ((item: unknown) => string) | undefined;
+  /** The `aggregate` input's bounds as declared (the app's fill the rest), or false: no such input. */
+  readonly aggregate: false | AggregateBounds;
 }
 
 /**

@@ -48,6 +48,14 @@ export function rowsFromTrustedArray(
   };
 }
 
+/** How many items of a whole array lie in the stream range (all of them outside streams). */
+export function countInWindow(rows: readonly unknown[], window: PageWindow, spec: KeySpec): number {
+  if (!window.window) return rows.length;
+  let count = 0;
+  for (let i = 0; i < rows.length; i++) if (inWindow(keyOf(rows[i], spec, i), window, spec)) count++;
+  return count;
+}
+
 /**
  * Rows from a whole array: the framework orders it by the key, keeps what sorts after
  * `after`, and refuses duplicate keys (they would make pages skip items).

@@ -5,6 +5,7 @@ import type { PaginationSpec } from "../metadata/specs.js";
 import type { Stage } from "../pipeline/invocation.js";
 import type { OperationDefinition } from "../pipeline/operation.js";
 import type { StageFactory } from "../pipeline/stage-factory.js";
+import type { AggregateRequest } from "../pipeline/tool-context.js";
 import { toolError } from "../results/tool-error.js";
 import { adaptiveLimit, FIRST_PAGE, readProgress, type WalkProgress } from "./adaptive-pages.js";
 import { type CursorBinding, type CursorCodec, CursorError } from "./cursor-codec.js";
@@ -43,6 +44,10 @@ function decoderFor(
   return async (invocation, next) => {
     const { cursor, limit, fields, ...rest } = invocation.input as Record<string, unknown>;
     const owner = invocation.ctx.owner;
+    const refused = refusedCombination(rest, cursor, operation);
+    if (refused !== undefined) return refuse(definition, refused);
+    // A cursor goes on with the page it came from: `tail` only shapes a first page.
+    const newest = typeof rest.tail === "number" && typeof cursor !== "string" ? rest.tail : undefined;
     const binding: CursorBinding = {
       operation,
       canonicalInput: canonicalJson(rest),
@@ -80,11 +85,13 @@ function decoderFor(
     }
     // A limit the client passes is that page's size; only a page left to the server grows.
     const size =
-      typeof limit === "number"
-        ? limit
-        : opened.progress
-          ? adaptiveLimit(opened.progress, spec.limit, spec.maxLimit)
-          : spec.limit;
+      newest !== undefined
+        ? newest
+        : typeof limit === "number"
+          ? limit
+          : opened.progress
+            ? adaptiveLimit(opened.progress, spec.limit, spec.maxLimit)
+            : spec.limit;
     const page = {
       after: opened.after,
       limit: Math.min(size, spec.maxLimit),
@@ -98,30 +105,55 @@ function decoderFor(
       window: opened.window,
       progress: opened.progress,
       tail,
+      newest,
     });
     // What decides this page besides the input: the cache keys by it. Under `adaptive`, the
     // page's nextCursor carries the page count too, so a cached page serves the same count.
     invocation.identity.push(page.after, page.limit, page.fields ?? null, opened.window ?? null);
     if (opened.progress) invocation.identity.push(opened.progress.pagesBefore);
+    // `tail` and `aggregate` reach the handler through ctx, not its input: the cache keys by them here.
+    invocation.identity.push(newest ?? null, rest.aggregate ?? null);
     invocation.page = {
       ...page,
       cursor: typeof cursor === "string" ? cursor : null,
       ...(opened.window ? { since: opened.window.since, until: opened.window.until } : {}),
+      ...(newest === undefined ? {} : { tail: newest }),
     };
+    invocation.aggregate = rest.aggregate as AggregateRequest | undefined;
     // The handler gets its own arguments; the page (and a stream's range) arrive through ctx.page.
-    if (spec.stream) {
-      const { since: _since, until: _until, ...own } = rest;
-      invocation.input = own;
-    } else {
-      invocation.input = rest;
-    }
+    const { since: _since, until: _until, tail: _tail, aggregate: _aggregate, ...own } = rest;
+    invocation.input = spec.stream ? own : withoutAggregate(rest);
     return next();
   };
 }
 
-/** The tail a call follows: its owner, operation and input without the range (nor `cursor`, `limit`, `fields`). */
+/** The input without `aggregate` (a plain page's own arguments). */
+function withoutAggregate(input: Record<string, unknown>): Record<string, unknown> {
+  if (!("aggregate" in input)) return input;
+  const { aggregate: _aggregate, ...own } = input;
+  return own;
+}
+
+/**
+ * Inputs that do not go together, as the message refusing them: `tail` takes the newest
+ * items, so it has no lower bound (`since`); an aggregate counts every item, so it has no
+ * page to go on from (`cursor`) and no tail.
+ */
+function refusedCombination(input: Record<string, unknown>, cursor: unknown, operation: string) {
+  const wrong = `Invalid arguments for ${operation}:`;
+  if (input.tail !== undefined && input.since !== undefined && input.since !== null)
+    return `${wrong} tail takes the newest items up to until and does not go with since. Call with tail (and until) alone, then poll with since = nextSince alone.`;
+  if (input.aggregate === undefined) return undefined;
+  if (typeof cursor === "string")
+    return `${wrong} aggregate counts every item the other inputs select and does not go with cursor. Call again without cursor.`;
+  if (input.tail !== undefined)
+    return `${wrong} aggregate does not go with tail: narrow it with since and until instead.`;
+  return undefined;
+}
+
+/** The tail a call follows: its owner, operation and input without the range (nor `cursor`, `limit`, `fields`, `tail`, `aggregate`). */
 function tailKey(owner: string, operation: string, input: Record<string, unknown>): TailKey {
-  const { since: _since, until: _until, ...own } = input;
+  const { since: _since, until: _until, tail: _tail, aggregate: _aggregate, ...own } = input;
   return tailOf(owner, operation, canonicalJson(own));
 }
 

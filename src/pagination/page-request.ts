@@ -17,6 +17,8 @@ export interface PageRequest {
   readonly progress: WalkProgress | undefined;
   /** For time windows: the tail this call follows, where its `nextSince` is remembered. */
   readonly tail: TailKey | undefined;
+  /** A stream's first page asked for its newest N items (`tail: N`). */
+  readonly newest: number | undefined;
 }
 
 /** Where the `decodeCursor` stage leaves the request for the `paginate` stage. */

@@ -1,19 +1,25 @@
 import type { Clock } from "../clock/clock.js";
-import type { PageLink } from "../metadata/definitions.js";
+import type { AggregateBounds, PageLink } from "../metadata/definitions.js";
 import type { PaginationSpec } from "../metadata/specs.js";
-import type { Stage } from "../pipeline/invocation.js";
+import type { Invocation, Stage } from "../pipeline/invocation.js";
 import type { OperationDefinition } from "../pipeline/operation.js";
 import { isErrorResult } from "../pipeline/outcomes.js";
 import type { StageFactory } from "../pipeline/stage-factory.js";
-import { isPlainObject, jsonReplacer } from "../results/shape-tool-result.js";
+import { jsonReplacer } from "../results/shape-tool-result.js";
+import { toolError } from "../results/tool-error.js";
+import type { TokenCounter } from "../tokenizer/token-counter.js";
 import { progressState } from "./adaptive-pages.js";
+import { aggregateAnswer, aggregateLimits } from "./aggregate-walk.js";
 import { type CollectedRows, rowsFromArray, rowsFromIterable, rowsFromTrustedArray } from "./collect-rows.js";
 import type { CursorCodec } from "./cursor-codec.js";
 import type { KeyValue } from "./cursor-values.js";
+import { isIterable, pushedDown, withTotal } from "./handler-value.js";
 import { Page, type PageDescriber } from "./page.js";
 import { PAGE_REQUEST, type PageRequest } from "./page-request.js";
-import { compareKeys, type KeySpec, keyOf } from "./stable-key.js";
+import { sizeOnly } from "./size-only.js";
+import type { KeySpec } from "./stable-key.js";
 import type { TailPolls } from "./tail-polls.js";
+import { readTail } from "./tail-read.js";
 
 /**
  * Under `@Paginated`: turns what the handler returned (an array, an async iterable, or
@@ -22,9 +28,25 @@ import type { TailPolls } from "./tail-polls.js";
  * item's key. Under a time window, an async iterable is read until the window's end (by
  * the app's clock) plus `stream.graceMs`, on a real timer, and a chunk that ends the
  * window tells `tails` where (its `nextSince`), so a poll from there goes on with the walk.
+ *
+ * Three answers are not one page: `limit: 0` answers the total alone (`sizeOnly`); a
+ * stream's `tail: N` reads windows back until it has the newest N (`readTail`), then
+ * answers them as a page; an `aggregate` input is answered with groups, pushed down by the
+ * handler or counted over a walk of its pages (`aggregateAnswer`). The last two call the
+ * handler once per page they read.
  */
-export function paginateStage(cursors: CursorCodec, clock: Clock, tails: TailPolls): StageFactory {
-  return { name: "paginate", create: (definition) => paginatorFor(definition, cursors, clock, tails) };
+export function paginateStage(
+  cursors: CursorCodec,
+  clock: Clock,
+  tails: TailPolls,
+  aggregate: AggregateBounds = {},
+  /** Counts an aggregate answer's text, to fit its groups to the call's budget. */
+  counter?: TokenCounter,
+): StageFactory {
+  return {
+    name: "paginate",
+    create: (definition) => paginatorFor(definition, cursors, clock, tails, aggregate, counter),
+  };
 }
 
 function paginatorFor(
@@ -32,28 +54,21 @@ function paginatorFor(
   cursors: CursorCodec,
   clock: Clock,
   tails: TailPolls,
+  appBounds: AggregateBounds,
+  counter: TokenCounter | undefined,
 ): Stage | undefined {
   const spec = definition.pagination;
   if (!spec) return undefined;
   const keySpec: KeySpec = { fields: spec.stableKey, order: spec.order };
-  return async (invocation, next) => {
-    const returned = await next();
-    const request = PAGE_REQUEST.get(invocation);
-    // A handler that answers with an isError result (e.g. `toolError("unknown site")`) is not paged.
-    if (isErrorResult(returned)) return returned;
-    const { value, total } = withTotal(returned, definition.where);
-    let rows: CollectedRows;
-    if (Array.isArray(value)) {
-      rows = pushedDown(value, request, keySpec, invocation.pageRead)
-        ? rowsFromTrustedArray(value, request, keySpec)
-        : rowsFromArray(value, request, keySpec);
-    } else if (isIterable(value)) {
-      rows = await rowsFromIterable(value, request, keySpec, readDeadline(spec, request, clock));
-    } else {
-      throw new Error(
-        `${definition.where} is @Paginated, so it must return an array or an (async) iterable of items, not ${value === null ? "null" : typeof value}`,
-      );
-    }
+  const limits = aggregateLimits(spec, appBounds);
+  const json = definition.kind === "tool" && definition.text === "json";
+  /** The page of `rows`: fields selected, held to `maxBytes`, its stream range described, links or lines made. */
+  const pageOf = (
+    invocation: Invocation,
+    request: PageRequest,
+    rows: CollectedRows,
+    total: number | undefined,
+  ): Page => {
     let items = request.fields
       ? rows.items.map((item) => pick(item, request.fields as string[]))
       : rows.items;
@@ -76,7 +91,15 @@ function paginatorFor(
     const makeCursor = (key: Record<string, KeyValue>, returned: number) =>
       cursors.encode(key, request.binding, cursorState(spec, request, returned));
     const cutShort = rows.cutShort === true;
-    const describe = spec.stream ? describeChunk(spec, request, cutShort) : undefined;
+    const chunk = spec.stream ? describeChunk(spec, request, cutShort) : undefined;
+    // A tail of sequence numbers has no `until` to poll on from: its last item is where it ended.
+    const describe: PageDescriber | undefined =
+      chunk && request.newest !== undefined && request.window?.until === null
+        ? (keys, more) => {
+            const described = chunk(keys, more);
+            return more || described.last === null ? described : { ...described, nextSince: described.last };
+          }
+        : chunk;
     if (request.tail !== undefined && !hasMore && request.window?.until != null) {
       // The window is done: a poll from this chunk's nextSince goes on with this walk. (A
       // budget that shrinks the chunk takes its nextSince away; the chunk that ends the
@@ -104,6 +127,56 @@ function paginatorFor(
       ...(links ? { links: true } : {}),
       ...(lines ? { lines } : {}),
     });
+  };
+  return async (invocation, next) => {
+    const request = PAGE_REQUEST.get(invocation);
+    if (invocation.aggregate !== undefined && definition.kind === "tool")
+      return aggregateAnswer(invocation, next, spec, keySpec, request.window, limits, counter);
+    if (request.newest !== undefined && request.window) {
+      const waitMs = readDeadline(spec, request, clock);
+      const read = await readTail(
+        invocation,
+        next,
+        spec,
+        keySpec,
+        request.window,
+        request.newest,
+        limits,
+        waitMs,
+      );
+      if ("error" in read) return read.error;
+      if ("tooLarge" in read) {
+        return toolError(
+          `tail: the stream holds more items than one scan reads, ${read.tooLarge}. Ask for a shorter range: pass an earlier until, or page it with since and until.`,
+        );
+      }
+      return pageOf(invocation, { ...request, window: read.window }, read.rows, undefined);
+    }
+    const returned = await next();
+    // A handler that answers with an isError result (e.g. `toolError("unknown site")`) is not paged.
+    if (isErrorResult(returned)) return returned;
+    const { value, total } = withTotal(returned, definition.where);
+    if (request.limit === 0 && definition.kind === "tool") {
+      const { pageRead } = invocation;
+      const offered = spec.aggregate !== false;
+      return sizeOnly(
+        { value, total, pageRead, window: request.window, aggregateOffered: offered, json },
+        keySpec,
+      );
+    }
+    let rows: CollectedRows;
+    if (Array.isArray(value)) {
+      rows = pushedDown(value, request, keySpec, invocation.pageRead)
+        ? rowsFromTrustedArray(value, request, keySpec)
+        : rowsFromArray(value, request, keySpec);
+    } else if (isIterable(value)) {
+      rows = await rowsFromIterable(value, request, keySpec, readDeadline(spec, request, clock));
+    } else {
+      throw new Error(
+        `${definition.where} is @Paginated, so it must return an array or an (async) iterable of items, not ${value === null ? "null" : typeof value}`,
+      );
+    }
+    return pageOf(invocation, request, rows, total);
   };
 }
 
@@ -189,28 +262,6 @@ function prefixWithin(items: readonly unknown[], maxBytes: number): number {
   return items.length;
 }
 
-/**
- * Whether an array is the page the handler fetched itself after `ctx.page.after`. Reading
- * `ctx.page` is the sign; two checks that need no collation catch a handler that read it
- * but returned everything anyway (more than `limit + 1` rows, or the cursor's own row
- * again), which would otherwise repeat one page forever.
- */
-function pushedDown(
-  rows: readonly unknown[],
-  request: PageRequest,
-  keySpec: KeySpec,
-  pageWasRead: boolean,
-): boolean {
-  if (!pageWasRead || rows.length > request.limit + 1) return false;
-  if (request.after === null || rows.length === 0) return true;
-  return compareKeys(keyOf(rows[0], keySpec, 0), request.after, keySpec) !== 0;
-}
-
-function isIterable(value: unknown): value is AsyncIterable<unknown> | Iterable<unknown> {
-  if (value === null || typeof value !== "object") return false;
-  return Symbol.asyncIterator in value || Symbol.iterator in value;
-}
-
 function pick(item: unknown, fields: readonly string[]): Record<string, unknown> {
   const picked: Record<string, unknown> = {};
   for (const field of fields) {
@@ -218,18 +269,6 @@ function pick(item: unknown, fields: readonly string[]): Record<string, unknown>
     if (value !== undefined) picked[field] = value;
   }
   return picked;
-}
-
-/** `{ items, total }` from a handler: the items to page, and the size of the whole walk. */
-function withTotal(value: unknown, where: string): { value: unknown; total: number | undefined } {
-  if (!isPlainObject(value) || !("items" in value)) return { value, total: undefined };
-  const { items, total } = value;
-  if (total !== undefined && (typeof total !== "number" || !Number.isSafeInteger(total) || total < 0)) {
-    throw new Error(
-      `${where} returned { items, total } with a total that is not a whole number of 0 or more: ${String(total)}`,
-    );
-  }
-  return { value: items, total };
 }
 
 /** A line made by `line(item)`, checked: a page's text must be text. */

@@ -1,5 +1,5 @@
 import type { OperationDefinition } from "./operation.js";
-import type { PageContext, ToolContext } from "./tool-context.js";
+import type { AggregateRequest, PageContext, ToolContext } from "./tool-context.js";
 
 /**
  * What the handler's context reads from its call. Stages set it; the context the handler
@@ -8,6 +8,8 @@ import type { PageContext, ToolContext } from "./tool-context.js";
 export interface CallState {
   /** Under `@Paginated`: the page the handler is asked for (`ctx.page`). */
   page: PageContext | undefined;
+  /** Under `@Paginated`: the validated `aggregate` input (`ctx.aggregate`), or undefined. */
+  aggregate: AggregateRequest | undefined;
   /** True once the handler read `ctx.page`: it pushed the page into its query, so its order is trusted. */
   pageRead: boolean;
   /**
@@ -114,6 +116,7 @@ export function newInvocation(
     input: undefined,
     uri,
     page: undefined,
+    aggregate: undefined,
     pageRead: false,
     signal: undefined,
     identity: [],

@@ -95,6 +95,58 @@ export interface ToolContext {
   readonly resources: ResourceHandle;
   /** Under `@Paginated`: where this page starts and how long it is. */
   readonly page?: PageContext | undefined;
+  /**
+   * Under `@Paginated`: the `aggregate` input as the client sent it (validated), or
+   * undefined. A handler that can answer it itself (`SELECT … GROUP BY`) returns
+   * `{ groups, total }` (an {@link AggregateAnswer}); else it returns its page as usual and
+   * the framework walks the pages to count.
+   */
+  readonly aggregate?: AggregateRequest | undefined;
+}
+
+/**
+ * The `aggregate` input of a paged tool, as `ctx.aggregate` holds it: `groupBy` stays a
+ * string or an array, as sent. Fields are dotted paths; an array field counts once per element.
+ *
+ * @example
+ * ```ts
+ * ctx.aggregate; // { groupBy: "labels", sum: "comments", top: 10 }
+ * ```
+ */
+export interface AggregateRequest {
+  readonly count?: boolean | undefined;
+  readonly groupBy?: string | readonly string[] | undefined;
+  readonly sum?: string | undefined;
+  readonly min?: string | undefined;
+  readonly max?: string | undefined;
+  readonly avg?: string | undefined;
+  /** Keep the N groups with the highest count. */
+  readonly top?: number | undefined;
+}
+
+/**
+ * What a handler that pushes `ctx.aggregate` down returns: the groups (key: an object of
+ * the `groupBy` fields, `{}` without `groupBy`) and the number of items counted.
+ *
+ * @example
+ * ```ts
+ * if (ctx.aggregate?.groupBy === "site")
+ *   return { groups: [{ key: { site: "tech" }, count: 100 }], total: 100 } satisfies AggregateAnswer;
+ * ```
+ */
+export interface AggregateAnswer {
+  groups: AggregateGroup[];
+  total: number;
+}
+
+/** One group of an aggregate answer. */
+export interface AggregateGroup {
+  key: Record<string, unknown>;
+  count: number;
+  sum?: number | undefined;
+  min?: unknown;
+  max?: unknown;
+  avg?: number | null | undefined;
 }
 
 /**
@@ -124,6 +176,12 @@ export interface PageContext {
   readonly since?: number | Date | null | undefined;
   /** Stream chunks: inclusive upper bound of the first key field, or null. */
   readonly until?: number | Date | null | undefined;
+  /**
+   * Streams: the `tail` the client asked for (the newest N items). The framework reads the
+   * range's pages (window by window back in time) and keeps the newest N; a handler only
+   * needs it to read less.
+   */
+  readonly tail?: number | undefined;
 }
 
 /**

@@ -34,7 +34,8 @@ export interface McpAppOptions {
   /** Ephemeral resources: lifetime, quotas, clean-up, tool names. */
   ephemeral?: EphemeralSettings | undefined;
   /**
-   * Bounds of every aggregate scan: `query_resource`, `search_resource({ count: true })`.
+   * Bounds of every aggregate scan: `query_resource`, `search_resource({ count: true })`, and
+   * the `aggregate` input of paged tools (where `@Paginated({ aggregate })` may set its own).
    * A scan stops after `maxScanItems` items (default 100,000) or `maxScanMs` ms (default
    * 2,000) and answers `partial: true`; at most `maxGroups` groups (default 1,000) are
    * kept, the largest, past which the answer is partial too.

@@ -1,4 +1,5 @@
 import type { InjectionToken } from "tsyringe";
+import { DEFAULT_MAX_GROUPS } from "../aggregate/query-groups.js";
 import { buildRegistry, type ResolvedService } from "../builder/build-registry.js";
 import { OptionChecker } from "../builder/check-options.js";
 import type { DeclaredService } from "../builder/declared-service.js";
@@ -12,7 +13,6 @@ import type { ResultCache } from "../cache/result-cache.js";
 import { SingleFlight } from "../cache/single-flight.js";
 import { EphemeralResources } from "../ephemeral/ephemeral-resources.js";
 import { settingsForStorage } from "../ephemeral/ephemeral-settings.js";
-import { DEFAULT_MAX_GROUPS } from "../ephemeral/query-groups.js";
 import { SCAN_DEFAULTS } from "../ephemeral/query-scan.js";
 import { resourceHandle } from "../ephemeral/resource-handle.js";
 import { EphemeralResourceTools } from "../ephemeral/resource-tools.js";
@@ -135,6 +135,7 @@ export const McpFactory = {
       resources: ephemeral,
       resourceTools,
       readTool: withResourceTools ? resourceTools.read : undefined,
+      aggregate: options.aggregate,
     });
 
     // The resource tools read declared resources through the registry they are part of.

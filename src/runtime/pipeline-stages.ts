@@ -9,6 +9,7 @@ import type { ResourceToolNames } from "../ephemeral/resource-tools.service.js";
 import { spillStage } from "../ephemeral/spill.stage.js";
 import type { EventBus } from "../events/event-bus.js";
 import type { Logger } from "../logging/logger.js";
+import type { AggregateBounds } from "../metadata/definitions.js";
 import type { AppMetrics } from "../metrics/app-metrics.js";
 import type { CursorCodec } from "../pagination/cursor-codec.js";
 import { decodeCursorStage } from "../pagination/decode-cursor.stage.js";
@@ -41,6 +42,8 @@ export interface StageDeps {
   readonly resourceTools: ResourceToolNames;
   /** The name of the slice-reading tool when the app registers it (budget refusals point to it). */
   readonly readTool: string | undefined;
+  /** The app's aggregate bounds (`aggregate` option), for the `aggregate` input of paged tools. */
+  readonly aggregate: AggregateBounds | undefined;
 }
 
 /**
@@ -59,6 +62,6 @@ export function pipelineStages(deps: StageDeps): StageFactory[] {
     shapeStage(deps),
     spillStage({ resources: deps.resources, counter: deps.counter, tools: deps.resourceTools }),
     budgetStage(deps),
-    paginateStage(deps.cursors, deps.clock, tails),
+    paginateStage(deps.cursors, deps.clock, tails, deps.aggregate, deps.counter),
   ];
 }

@@ -399,7 +399,9 @@ describe("adaptive pages", () => {
     const limit = tools.find((t) => t.name === "items")?.inputSchema.properties?.limit as {
       description?: string;
     };
-    expect(limit.description).toBe("Page size (default 20). Omit it after the first page to let pages grow.");
+    expect(limit.description).toBe(
+      "Page size (default 20; 0: the total only). Omit it after the first page to let pages grow.",
+    );
   });
 });
 

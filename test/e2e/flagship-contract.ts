@@ -8,10 +8,12 @@ import { readFileSync } from "node:fs";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { CACHE, EVENT_BUS, STORAGE } from "frugal-mcp";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { CACHE, EVENT_BUS, Injectable, McpModule, STORAGE } from "frugal-mcp";
+import { createTestClient } from "frugal-mcp/testing";
+import { afterAll, beforeAll, expect, it, vi } from "vitest";
 import { costOfToolResult } from "../../examples/app/demo/measure.js";
 import { ArticlesRepository } from "../../examples/app/src/articles/articles.repository.js";
+import { ArticlesService } from "../../examples/app/src/articles/articles.service.js";
 import type { AppConfig } from "../../examples/app/src/config/app-config.js";
 import { DataDirectory } from "../../examples/app/src/config/data-directory.js";
 import { SQL_DATABASE } from "../../examples/app/src/database/sql-database.js";
@@ -19,6 +21,21 @@ import { AppLogsRepository } from "../../examples/app/src/logs/app-logs.reposito
 import { formatLine } from "../../examples/app/src/logs/log-source.js";
 import { type RunningServer, startServer } from "../../examples/app/src/server.js";
 import { SettingsRepository } from "../../examples/app/src/settings/settings.repository.js";
+
+/** The articles repository with its push-down switched off: every aggregate is the framework's walk of the pages. */
+@Injectable()
+class WalkOnlyRepository extends ArticlesRepository {
+  override async aggregate() {
+    return undefined;
+  }
+}
+
+/** `list_articles` alone, over the same database, answering aggregates by walking its pages. */
+@McpModule({
+  services: [ArticlesService],
+  providers: [{ provide: ArticlesRepository, useClass: WalkOnlyRepository }],
+})
+class WalkOnlyArticlesModule {}
 
 /** A small data set: big enough to page and spill, small enough to seed in well under a second. */
 export const TEST_SEED = { articles: 300, appLogLines: 5_000, accessLogLines: 2_000 };
@@ -166,6 +183,53 @@ export function flagshipContract(
     for (const item of chosen.items) expect(Object.keys(item).sort()).toEqual(["author", "slug"]);
   });
 
+  it("answers aggregates with one SQL GROUP BY, the same answer as the framework's walk of the pages", async () => {
+    const repo = server.app.get(ArticlesRepository);
+    const walkOnly = await createTestClient(WalkOnlyArticlesModule, {
+      providers: [{ provide: SQL_DATABASE, useValue: server.app.get(SQL_DATABASE) }],
+    });
+    const pages = vi.spyOn(repo, "page");
+    try {
+      for (const args of [
+        { aggregate: { count: true } },
+        { site: "tech", aggregate: { groupBy: "tags" } },
+        {
+          aggregate: { groupBy: ["site", "premium"], sum: "words", min: "words", max: "words", avg: "words" },
+        },
+        { site: "food", aggregate: { groupBy: "tags", top: 3, avg: "words" } },
+      ]) {
+        const pushed = await ok(reader, "list_articles", args);
+        const walked = (await walkOnly.client.callTool({
+          name: "list_articles",
+          arguments: args,
+        })) as CallToolResult;
+        expect(walked.isError, JSON.stringify(walked.content).slice(0, 400)).toBeFalsy();
+        expect(pushed.structuredContent).toEqual(walked.structuredContent);
+        expect(pushed.content).toEqual(walked.content);
+      }
+      // Pushed down: not one page was read to answer them.
+      expect(pages).not.toHaveBeenCalled();
+      const tags = (await ok(reader, "list_articles", { aggregate: { groupBy: "tags" } }))
+        .structuredContent as {
+        groups: Array<{ key: { tags: string }; count: number }>;
+        total: number;
+      };
+      expect(tags.total).toBe(TEST_SEED.articles);
+      // An array field counts once per element: every article has a topic, a quarter are premium too.
+      expect(tags.groups.reduce((sum, group) => sum + group.count, 0)).toBe(TEST_SEED.articles * 1.25);
+      // A field the SQL does not group by is counted by the framework all the same.
+      const byExcerpt = await ok(reader, "list_articles", {
+        site: "travel",
+        aggregate: { groupBy: "excerpt", top: 1 },
+      });
+      expect(pages).toHaveBeenCalled();
+      expect((byExcerpt.structuredContent as { total: number }).total).toBe(TEST_SEED.articles / 3);
+    } finally {
+      pages.mockRestore();
+      await walkOnly.close();
+    }
+  });
+
   it("refuses bad input with a hint: an unknown site, an unknown field, a forged cursor", async () => {
     const unknown = await call(reader, "list_articles", { site: "nope" });
     expect(unknown.isError).toBe(true);
@@ -279,6 +343,23 @@ export function flagshipContract(
       expect(new Set(seen).size).toBe(seen.length);
       expect(seen.length).toBeGreaterThan(5);
       expect(seen).toEqual([...seen].sort((a, b) => a - b));
+    }
+  });
+
+  it("answers the newest lines of a log with tail, and the lines after them with since = nextSince", async () => {
+    for (const tool of ["app_tail_logs", "access_tail_logs"]) {
+      const latest = await page(tool, { limit: 200 });
+      const tail = (await page(tool, { tail: 3 })) as Envelope<{ seq: number; at: string }>;
+      expect(tail.items).toEqual(latest.items.slice(-3));
+      // The log was generated before the server started: nothing is newer, and a poll from nextSince finds nothing again.
+      const lastAt = Date.parse(String(tail.items.at(-1)?.at));
+      expect(Date.parse(String(tail.nextSince))).toBeGreaterThanOrEqual(lastAt);
+      const after = await page(tool, { since: tail.nextSince });
+      expect(after.items.filter((line) => Date.parse(String((line as { at: string }).at)) <= lastAt)).toEqual(
+        [],
+      );
+      const counted = (await ok(reader, tool, { limit: 0 })).structuredContent as { total: number | null };
+      expect(counted).toHaveProperty("total");
     }
   });
 

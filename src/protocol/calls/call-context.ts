@@ -15,6 +15,7 @@ import type { CallState } from "../../pipeline/invocation.js";
 import type { ResourceHandle } from "../../pipeline/resource-handle.js";
 import { SLICED_READ } from "../../pipeline/token-limit.js";
 import type {
+  AggregateRequest,
   AskOptions,
   McpLog,
   PageContext,
@@ -128,6 +129,10 @@ export class CallContext implements ToolContext {
     const page = this.#state.page;
     if (page) this.#state.pageRead = true;
     return page;
+  }
+
+  get aggregate(): AggregateRequest | undefined {
+    return this.#state.aggregate;
   }
 
   get signal(): AbortSignal {

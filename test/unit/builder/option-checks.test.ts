@@ -379,13 +379,13 @@ describe("start-up checks of @Paginated", () => {
       "an unknown option",
       "id",
       { limt: 10 },
-      "Svc.list: @Paginated has an unknown option `limt`. Fix: use only `limit`, `maxLimit`, `order`, `fields`, `defaultFields`, `stream`, `as`, `link`, `adaptive`, `text` or `line`.",
+      "Svc.list: @Paginated has an unknown option `limt`. Fix: use only `limit`, `maxLimit`, `order`, `fields`, `defaultFields`, `stream`, `as`, `link`, `adaptive`, `text`, `line` or `aggregate`.",
     ],
     [
       "unknown options",
       "id",
       { limt: 10, ordr: "asc" },
-      "Svc.list: @Paginated has unknown options `limt` and `ordr`. Fix: use only `limit`, `maxLimit`, `order`, `fields`, `defaultFields`, `stream`, `as`, `link`, `adaptive`, `text` or `line`.",
+      "Svc.list: @Paginated has unknown options `limt` and `ordr`. Fix: use only `limit`, `maxLimit`, `order`, `fields`, `defaultFields`, `stream`, `as`, `link`, `adaptive`, `text`, `line` or `aggregate`.",
     ],
   ])("refuses %s", async (_, key, options, message) => {
     expect(await startupMessage([toolWith(Paginated(never(key), never(options)))])).toBe(message);
@@ -399,7 +399,7 @@ describe("start-up checks of @Paginated", () => {
       logs() {}
     }
     expect(await startupMessage([Logs])).toBe(
-      "Logs.logs: @Paginated has an unknown option `limt`. Fix: use only `limit`, `maxLimit`, `order`, `fields`, `defaultFields`, `stream`, `as`, `link`, `adaptive`, `text` or `line`.",
+      "Logs.logs: @Paginated has an unknown option `limt`. Fix: use only `limit`, `maxLimit`, `order`, `fields`, `defaultFields`, `stream`, `as`, `link`, `adaptive`, `text`, `line` or `aggregate`.",
     );
   });
 });

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { RE2 } from "re2-wasm";
 import { describe, expect, it } from "vitest";
-import { QueryError } from "../../../src/ephemeral/query-errors.js";
+import { QueryError } from "../../../src/aggregate/query-errors.js";
 import { checkWhere, WHERE_LIMITS } from "../../../src/ephemeral/query-where.js";
 import { compileWhere } from "../../../src/ephemeral/where-matcher.js";
 

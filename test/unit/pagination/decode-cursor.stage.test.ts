@@ -28,6 +28,7 @@ const pagination: PaginationSpec = {
   as: "items",
   link: undefined,
   stream: undefined,
+  aggregate: {},
   adaptive: false,
   text: undefined,
   line: undefined,

@@ -43,6 +43,7 @@ function deps(): StageDeps {
     resources: {} as EphemeralResources,
     resourceTools: { read: "read_resource", search: "search_resource", query: "query_resource" },
     readTool: "read_resource",
+    aggregate: undefined,
   };
 }
 

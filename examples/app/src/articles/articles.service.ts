@@ -3,8 +3,18 @@ import { z } from "zod";
 import { ArticlesRepository, articleKey } from "./articles.repository.js";
 
 /** What a list item can hold; `fields` picks among these. The body is never listed. */
-const LIST_FIELDS = ["slug", "title", "site", "author", "premium", "updatedAt", "excerpt"] as const;
-const ARTICLE_FIELDS = [...LIST_FIELDS.filter((f) => f !== "excerpt"), "body"] as const;
+const LIST_FIELDS = [
+  "slug",
+  "title",
+  "site",
+  "author",
+  "premium",
+  "updatedAt",
+  "excerpt",
+  "tags",
+  "words",
+] as const;
+const ARTICLE_FIELDS = ["slug", "title", "site", "author", "premium", "updatedAt", "body"] as const;
 
 /**
  * The article catalogue: short, projected pages held to a token budget, and one article at
@@ -17,13 +27,14 @@ export class ArticlesService {
 
   @Tool({
     description:
-      "List articles, oldest update first, a page at a time. Pass `site` to list one site; `fields` to choose columns.",
+      "List articles, oldest update first, a page at a time. Pass `site` to list one site; `fields` to choose columns; `aggregate` to count them (e.g. by tags).",
     input: { site: z.string().min(1).max(100).optional().describe("site id: tech, food or travel") },
     annotations: { readOnlyHint: true },
   })
   // Adaptive: a model that peeks sees pages of 10; one that keeps walking gets pages that
   // double (10, 10, 20, 40, …), so reading a whole site takes a handful of calls.
-  @Paginated(["updatedAt", "slug"], {
+  // The site ends the key: a slug is unique within its site only.
+  @Paginated(["updatedAt", "slug", "site"], {
     limit: 10,
     maxLimit: 100,
     adaptive: true,
@@ -34,6 +45,12 @@ export class ArticlesService {
   // follows what was really returned.
   @Budget(1_500)
   async listArticles({ site }: { site?: string }, ctx: ToolContext) {
+    // An aggregate is one GROUP BY in SQL (push-down), rather than the framework walking
+    // every page; one the SQL cannot answer comes back undefined, and the pages are walked.
+    if (ctx.aggregate) {
+      const answer = await this.repo.aggregate(site, ctx.aggregate);
+      if (answer) return answer;
+    }
     const page = ctx.page;
     if (!page) throw new Error("list_articles runs under @Paginated, so ctx.page is always set");
     // Reading ctx.page tells the framework the query is keyset-aware: it trusts the order.

@@ -14,7 +14,7 @@ const TABLES = [
     PRIMARY KEY (site, slug))`,
   // The keyset index: equality on site, then the stable key in page order.
   "CREATE INDEX IF NOT EXISTS articles_by_key ON articles (site, updated_at, slug)",
-  "CREATE INDEX IF NOT EXISTS articles_all_by_key ON articles (updated_at, slug)",
+  "CREATE INDEX IF NOT EXISTS articles_all_by_key_site ON articles (updated_at, slug, site)",
   `CREATE TABLE IF NOT EXISTS app_logs (
     seq BIGINT PRIMARY KEY, at BIGINT NOT NULL, level TEXT NOT NULL, service TEXT NOT NULL,
     message TEXT NOT NULL)`,

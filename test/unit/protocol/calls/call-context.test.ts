@@ -46,7 +46,7 @@ function contextOf(
       capabilities: options.modern.capabilities,
       outcome: undefined,
     });
-  const state: CallState = { page: undefined, pageRead: false, signal: undefined };
+  const state: CallState = { page: undefined, pageRead: false, signal: undefined, aggregate: undefined };
   let handles = 0;
   const ctx = new CallContext(
     state,
@@ -175,7 +175,7 @@ describe("CallContext", () => {
     const outer = contextOf({ meta: { progressToken: "p" }, owner: "principal:bob" });
     const nested = CallContext.nested(
       outer.ctx,
-      { page: undefined, pageRead: false, signal: undefined },
+      { page: undefined, pageRead: false, signal: undefined, aggregate: undefined },
       "config://app",
     );
     expect(nested.owner).toBe("principal:bob");

@@ -5,8 +5,8 @@ import {
   project,
   sortValue,
   valuesAt,
-} from "../../../src/ephemeral/query-fields.js";
-import { GroupTally } from "../../../src/ephemeral/query-groups.js";
+} from "../../../src/aggregate/query-fields.js";
+import { GroupTally } from "../../../src/aggregate/query-groups.js";
 import { TopK } from "../../../src/ephemeral/top-k.js";
 
 const f = (path: string) => fieldPath(path, "test");

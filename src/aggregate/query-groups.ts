@@ -125,7 +125,32 @@ export class GroupTally {
   }
 }
 
-function byCount(a: Tally, b: Tally): number {
+/**
+ * Groups counted elsewhere (a handler's `GROUP BY`) in the order and cut of
+ * `GroupTally.groups()`: largest first, ties by key, at most `top` and `maxGroups`, with each
+ * key's fields in `groupBy` order, so a pushed-down answer reads like a counted one.
+ *
+ * @example
+ * ```ts
+ * sortGroups([{ key: { s: "b" }, count: 1 }, { key: { s: "a" }, count: 3 }], spec); // a first
+ * ```
+ */
+export function sortGroups(groups: readonly Group[], spec: GroupSpec): { groups: Group[]; partial: boolean } {
+  const ordered = groups.map((group) => {
+    const key: Record<string, unknown> = {};
+    for (const field of spec.groupBy) {
+      const value = Object.hasOwn(group.key, field.path) ? group.key[field.path] : null;
+      Object.defineProperty(key, field.path, { value, enumerable: true, writable: true });
+    }
+    return { ...group, key };
+  });
+  ordered.sort(byCount);
+  const keep = Math.min(spec.top ?? Number.POSITIVE_INFINITY, spec.maxGroups);
+  const partial = ordered.length > spec.maxGroups && keep === spec.maxGroups;
+  return { groups: ordered.slice(0, keep), partial };
+}
+
+function byCount(a: Pick<Tally, "key" | "count">, b: Pick<Tally, "key" | "count">): number {
   if (a.count !== b.count) return b.count - a.count;
   const x = JSON.stringify(Object.values(a.key));
   const y = JSON.stringify(Object.values(b.key));
