@@ -19,9 +19,10 @@ import { signatureForm } from "../support/signature-form.js";
  * The flagship's `tools/list`, as a model reads it (`tokensOf`: each tool's name, description
  * and input schema; the app-only download_file left out): 2,039 tokens before issue 26, 1,769
  * after (the whole JSON answer, with what only the host reads: 2,466 before, 2,185 after).
- * The ceiling fails this test when the list grows.
+ * Issues 24 and 25 then gave every paged tool its `aggregate` input (about 95 tokens each) and
+ * the streams `tail`: 2,266. The ceiling fails this test when the list grows.
  */
-const FLAGSHIP_CEILING = 1_800;
+const FLAGSHIP_CEILING = 2_300;
 /**
  * JSON Schema's framing (braces, quotes, `"type":`, `"required":[…]`) over the signature form:
  * 1.41× before issue 26 (2,039 over 1,443), 1.43× after (1,769 over 1,239: shorter shared
@@ -79,17 +80,17 @@ describe("the flagship's catalogue", () => {
   it("keeps every constraint: a paginated limit's maximum is its maxLimit; enums, bounds and required stay", () => {
     expect(schemaOf("list_articles").properties.limit).toMatchObject({
       type: "integer",
-      minimum: 1,
+      minimum: 0,
       maximum: 100,
     });
     expect(schemaOf("app_tail_logs").properties.limit).toMatchObject({
       type: "integer",
-      minimum: 1,
+      minimum: 0,
       maximum: 200,
     });
     expect(schemaOf("list_articles").properties.fields).toMatchObject({
       minItems: 1,
-      items: { enum: ["slug", "title", "site", "author", "premium", "updatedAt", "excerpt"] },
+      items: { enum: ["slug", "title", "site", "author", "premium", "updatedAt", "excerpt", "tags", "words"] },
     });
     expect(schemaOf("list_articles").properties.site).toMatchObject({ minLength: 1, maxLength: 100 });
     expect(schemaOf("get_article").required).toEqual(["slug"]);
