@@ -73,14 +73,18 @@ class ProbeService {
   @Tool()
   @Ephemeral({ when: "always" })
   document() {
-    return [{ id: 1, title: "short", body: "nothing here" }, { id: 2, title: "long", body: LONG, comments: [{ text: "a" }, { text: "b NEEDLE c" }] }];
+    return [
+      { id: 1, title: "short", body: "nothing here" },
+      { id: 2, title: "long", body: LONG, comments: [{ text: "a" }, { text: "b NEEDLE c" }] },
+    ];
   }
 }
 
 @McpModule({ services: [ProbeService] })
 class ProbeModule {}
 
-const structured = (result: unknown) => (result as { structuredContent: Record<string, unknown> }).structuredContent;
+const structured = (result: unknown) =>
+  (result as { structuredContent: Record<string, unknown> }).structuredContent;
 
 describe("contract probes: size only, last N, aggregates, long values", () => {
   let client: TestClient;
@@ -127,7 +131,11 @@ describe("contract probes: size only, last N, aggregates, long values", () => {
       groups: Array<{ key: Record<string, unknown>; count: number; sum: number }>;
     };
     expect(sum.groups).toEqual([
-      expect.objectContaining({ key: {}, count: ISSUES.length, sum: ISSUES.reduce((s, i) => s + i.points, 0) }),
+      expect.objectContaining({
+        key: {},
+        count: ISSUES.length,
+        sum: ISSUES.reduce((s, i) => s + i.points, 0),
+      }),
     ]);
 
     const top = structured(await call("issues", { aggregate: { groupBy: ["state"], top: 1 } })) as {
@@ -143,13 +151,18 @@ describe("contract probes: size only, last N, aggregates, long values", () => {
     };
     expect(pushed.at(-1)).toEqual({ groupBy: "state" });
     const walked = structured(await call("issues", { aggregate: { groupBy: "state" } })) as typeof result;
-    const sorted = (groups: typeof result.groups) => [...groups].sort((a, b) => String(a.key.state).localeCompare(String(b.key.state)));
-    expect(sorted(result.groups).map((g) => [g.key, g.count])).toEqual(sorted(walked.groups).map((g) => [g.key, g.count]));
+    const sorted = (groups: typeof result.groups) =>
+      [...groups].sort((a, b) => String(a.key.state).localeCompare(String(b.key.state)));
+    expect(sorted(result.groups).map((g) => [g.key, g.count])).toEqual(
+      sorted(walked.groups).map((g) => [g.key, g.count]),
+    );
   });
 
   it("search answers { index, path, offset, text } windows; read_resource reads a long field in windows", async () => {
     const stored = await call("document", {});
-    const link = (stored.content as Array<{ type: string; uri?: string }>).find((b) => b.type === "resource_link");
+    const link = (stored.content as Array<{ type: string; uri?: string }>).find(
+      (b) => b.type === "resource_link",
+    );
     const uri = link?.uri as string;
     const found = structured(await call("search_resource", { uri, pattern: "NEEDLE" })) as {
       matches: Array<{ index?: number; path?: string; offset: number; text: string }>;
@@ -164,7 +177,9 @@ describe("contract probes: size only, last N, aggregates, long values", () => {
     let offset: number | null = 0;
     let totalChars = 0;
     for (let calls = 0; offset !== null && calls < 200; calls++) {
-      const window = structured(await call("read_resource", { uri, index: 1, path: "/body", offset, limit: 20_000 })) as {
+      const window = structured(
+        await call("read_resource", { uri, index: 1, path: "/body", offset, limit: 20_000 }),
+      ) as {
         text: string;
         offset: number;
         nextOffset: number | null;
