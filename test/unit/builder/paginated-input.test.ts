@@ -10,11 +10,13 @@ describe("paginationInputShape", () => {
   it("advertises maxLimit as the limit's maximum, yet accepts a larger limit (it is clamped, not refused)", () => {
     const shape = z.strictObject(paginationInputShape(spec({ limit: 10, maxLimit: 40 }), "tool"));
     expect(toJsonSchema(shape, "input").properties).toMatchObject({
-      limit: { type: "integer", minimum: 1, maximum: 40, description: "Page size (default 10)." },
+      limit: { type: "integer", minimum: 0, maximum: 40, description: "Page size (default 10; 0: the total only)." },
       cursor: { type: "string", description: "nextCursor of the previous page." },
     });
     expect(shape.safeParse({ limit: 1_000 }).success).toBe(true);
-    expect(shape.safeParse({ limit: 0 }).success).toBe(false);
+    // 0 asks for the total alone (size only); below it is refused.
+    expect(shape.safeParse({ limit: 0 }).success).toBe(true);
+    expect(shape.safeParse({ limit: -1 }).success).toBe(false);
   });
 
   it("tells the model to leave the limit out to let adaptive pages grow", () => {
@@ -22,7 +24,7 @@ describe("paginationInputShape", () => {
       paginationInputShape(spec({ limit: 10, maxLimit: 40, adaptive: true }), "tool"),
     );
     expect(toJsonSchema(shape, "input").properties).toMatchObject({
-      limit: { description: "Page size (default 10). Omit it after the first page to let pages grow." },
+      limit: { description: "Page size (default 10; 0: the total only). Omit it after the first page to let pages grow." },
     });
   });
 

@@ -92,7 +92,8 @@ describe("decodeCursorStage", () => {
     expect(reached).toBe(true);
     expect(invocation.page).toEqual({ after: null, limit: 10, fields: ["id", "title"], cursor: null });
     expect(invocation.input).toEqual({ site: "a" });
-    expect(invocation.identity).toEqual([null, 10, ["id", "title"], null]);
+    // The page position, the limit, the fields, the stream range, then no tail and no aggregate.
+    expect(invocation.identity).toEqual([null, 10, ["id", "title"], null, null, null]);
   });
 
   it("clamps the limit to maxLimit and keeps the fields asked", async () => {
