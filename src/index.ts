@@ -8,6 +8,8 @@ export type { BudgetExceeded } from "./budget/over-budget.js";
 export { LruCache, type LruCacheOptions } from "./cache/lru-cache.js";
 export { RedisCache, type RedisCacheOptions } from "./cache/redis-cache.js";
 export type { CacheEntry, EntryMatcher, OnceRecords, ResultCache } from "./cache/result-cache.js";
+export { CATALOGUE, type CatalogueControl } from "./catalogue/catalogue-control.js";
+export type { CatalogueOptions } from "./catalogue/catalogue-options.js";
 export { type Clock, ManualClock, SystemClock } from "./clock/clock.js";
 export { Budget } from "./decorators/budget.decorator.js";
 export { Cached } from "./decorators/cached.decorator.js";
@@ -58,6 +60,7 @@ export { type Logger, StderrLogger } from "./logging/logger.js";
 export type {
   BudgetOptions,
   CachedOptions,
+  CatalogueCaller,
   CompleteCallback,
   EphemeralOptions,
   InputSchema,
@@ -72,6 +75,7 @@ export type {
   TextFormat,
   ToolOptions,
   ToolVisibility,
+  VisibleTo,
 } from "./metadata/definitions.js";
 export type { OperationStats } from "./metrics/operation-stats.js";
 export {

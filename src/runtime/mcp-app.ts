@@ -9,6 +9,8 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 import type { InjectionToken } from "tsyringe";
+import type { ListKind } from "../catalogue/catalogue.js";
+import type { CatalogueControl } from "../catalogue/catalogue-control.js";
 import type { Logger } from "../logging/logger.js";
 import type { AppMetrics } from "../metrics/app-metrics.js";
 import type { OperationStats } from "../metrics/operation-stats.js";
@@ -102,6 +104,8 @@ export class McpApp {
   ) {
     this.operations = createOperationTable(runtime);
     runtime.ephemeral.onListChanged = (owner) => void this.notifyResourceListChanged(owner);
+    runtime.catalogue.onListsChanged = (lists) => this.notifyListsChanged(lists);
+    runtime.catalogue.onRevealed = (owner) => this.notifyToolListChanged(owner);
     runtime.invalidator.attach({
       subscribedUris: () => this.subscribedUris(),
       notifyResourceUpdated: (uri) => this.notifyResourceUpdated(uri),
@@ -136,6 +140,15 @@ export class McpApp {
    */
   ownerScopedFeatures(): readonly string[] {
     return ownerScopedFeatures(this.runtime.registry);
+  }
+
+  /**
+   * Switches tools, resources and prompts on and off at run time, on every instance that
+   * shares the app's `EVENT_BUS`, telling every client whose list changed (see
+   * {@link CatalogueControl}).
+   */
+  get catalogue(): CatalogueControl {
+    return this.runtime.catalogue.control;
   }
 
   /** Resolves a provider or service from the app's container (handy in tests). */
@@ -182,6 +195,7 @@ export class McpApp {
     installOperations(server, session, this.operations);
     server.onclose = () => {
       this.sessions.delete(session);
+      this.runtime.catalogue.forget(`session:${session.id()}`);
       session.lifetime.abort(new Error("session closed"));
       if (this.options.ephemeral?.deleteOnSessionEnd) {
         void this.runtime.ephemeral.deleteOwnedBy(`session:${session.id()}`).catch((error) => {
@@ -286,6 +300,21 @@ export class McpApp {
     await Promise.allSettled(targets.map((s) => s.server.sendResourceListChanged()));
   }
 
+  /**
+   * @internal Sends the list-changed notifications of `lists` (`"tools"`, `"prompts"`,
+   * `"resources"`) to every 2025 session: the catalogue changed.
+   */
+  protected async notifyListsChanged(lists: readonly ListKind[]): Promise<void> {
+    const targets = [...this.sessions].filter((s) => !s.stateless);
+    await Promise.allSettled(targets.flatMap((s) => lists.map((list) => sendListChanged(s.server, list))));
+  }
+
+  /** @internal Sends `notifications/tools/list_changed` to the 2025 sessions of `owner` (its tool list grew). */
+  protected async notifyToolListChanged(owner: string): Promise<void> {
+    const targets = [...this.sessions].filter((s) => !s.stateless && sessionServes(s, owner));
+    await Promise.allSettled(targets.map((s) => s.server.sendToolListChanged()));
+  }
+
   /** Counters for monitoring. */
   stats(): AppStats {
     let inFlight = 0;
@@ -330,6 +359,7 @@ export class McpApp {
 
   private async shutdown(): Promise<void> {
     this.runtime.invalidator.stop();
+    this.runtime.catalogue.detach();
     this.runtime.ephemeral.stopSweeping();
     const drainMs = this.options.drainTimeoutMs ?? 10_000;
     // No request is tracked from now on (new ones are refused): wait for those already in.
@@ -372,6 +402,20 @@ export class McpApp {
       await close().catch((e) => this.logger.error("closing a listener failed", e));
     await closeAll(this.appContainer.instances, this.logger);
   }
+}
+
+/** Sends one list's list-changed notification on an SDK server (1.x, or v2 for 2025 stdio connections). */
+export function sendListChanged(
+  server: {
+    sendToolListChanged(): Promise<void>;
+    sendPromptListChanged(): Promise<void>;
+    sendResourceListChanged(): Promise<void>;
+  },
+  list: ListKind,
+): Promise<void> {
+  if (list === "tools") return server.sendToolListChanged();
+  if (list === "prompts") return server.sendPromptListChanged();
+  return server.sendResourceListChanged();
 }
 
 /** A snapshot of every operation that completed a call. */
