@@ -12,7 +12,11 @@ describe('catalogue on protocol "2026-07-28"', () => {
   let url: URL;
   const clients: Client[] = [];
   beforeAll(async () => {
-    app = await McpFactory.create(CatalogueModule, { name: "catalogue", version: "1.0.0", protocol: "2026-07-28" });
+    app = await McpFactory.create(CatalogueModule, {
+      name: "catalogue",
+      version: "1.0.0",
+      protocol: "2026-07-28",
+    });
     url = new URL((await app.listen({ transport: "http", port: 0, authenticate: authenticateBearer })).url);
   });
   afterAll(async () => {
@@ -23,7 +27,9 @@ describe('catalogue on protocol "2026-07-28"', () => {
   async function connectAs(token: string): Promise<Client> {
     const client = new Client({ name: token, version: "1.0.0" }, { versionNegotiation: { mode: "auto" } });
     await client.connect(
-      new StreamableHTTPClientTransport(url, { requestInit: { headers: { authorization: `Bearer ${token}` } } }),
+      new StreamableHTTPClientTransport(url, {
+        requestInit: { headers: { authorization: `Bearer ${token}` } },
+      }),
     );
     expect(client.getProtocolEra()).toBe("modern");
     clients.push(client);
@@ -37,7 +43,9 @@ describe('catalogue on protocol "2026-07-28"', () => {
     expect(await toolNames(alice)).toEqual(["echo", "purge_cache", "read_diary"]);
     expect(await toolNames(bob)).toEqual(["echo"]);
     expect((await bob.listPrompts()).prompts.map((p) => p.name)).toEqual(["greet"]);
-    expect((await alice.callTool({ name: "read_diary", arguments: {} })).structuredContent).toEqual({ entries: 3 });
+    expect((await alice.callTool({ name: "read_diary", arguments: {} })).structuredContent).toEqual({
+      entries: 3,
+    });
     const unknown = await bob.callTool({ name: "no_such_tool", arguments: {} }).catch((e: Error) => e);
     const hidden = await bob.callTool({ name: "read_diary", arguments: {} }).catch((e: Error) => e);
     expect(hidden).toBeInstanceOf(Error);

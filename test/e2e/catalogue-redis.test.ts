@@ -16,7 +16,9 @@ describe.skipIf(!available)("catalogue changes across instances (RedisEventBus)"
   let b: TestClient;
   beforeAll(async () => {
     const instance = () =>
-      createTestClient(CatalogueModule, { providers: [{ provide: EVENT_BUS, useValue: new RedisEventBus({ channel }) }] });
+      createTestClient(CatalogueModule, {
+        providers: [{ provide: EVENT_BUS, useValue: new RedisEventBus({ channel }) }],
+      });
     [a, b] = await Promise.all([instance(), instance()]);
     // Each bus subscribes on its own: wait until a change made on A is heard on B.
     await streamsOpen([b], () => a.app.catalogue.enable("echo"));
@@ -33,7 +35,9 @@ describe.skipIf(!available)("catalogue changes across instances (RedisEventBus)"
     await Promise.all([heardOnA, heardOnB]);
     expect(b.app.catalogue.isEnabled("echo")).toBe(false);
     expect(await toolNames(b)).toEqual([]);
-    await expect(b.callTool({ name: "echo", arguments: { text: "hi" } })).rejects.toThrow('Unknown tool "echo"');
+    await expect(b.callTool({ name: "echo", arguments: { text: "hi" } })).rejects.toThrow(
+      'Unknown tool "echo"',
+    );
 
     const backOnA = listChanged(a, "tools");
     await b.app.catalogue.enable("echo");

@@ -14,10 +14,16 @@ import { ManyToolsModule } from "../support/catalogue-tools.js";
 
 const search = async (client: Client, args: Record<string, unknown>) => {
   const result = await client.callTool({ name: "search_tools", arguments: args });
-  return result as { isError?: boolean; structuredContent?: { tools: Tool[] }; content: Array<{ text: string }> };
+  return result as {
+    isError?: boolean;
+    structuredContent?: { tools: Tool[] };
+    content: Array<{ text: string }>;
+  };
 };
 const namesFound = async (client: Client, query: string, limit?: number) =>
-  ((await search(client, { query, ...(limit ? { limit } : {}) })).structuredContent?.tools ?? []).map((t) => t.name);
+  ((await search(client, { query, ...(limit ? { limit } : {}) })).structuredContent?.tools ?? []).map(
+    (t) => t.name,
+  );
 
 describe("catalogue: search", () => {
   let client: TestClient;
@@ -38,7 +44,10 @@ describe("catalogue: search", () => {
     expect(tools[0]).toMatchObject({
       name: "merge_pull_request",
       description: "Merge a pull request once its checks pass",
-      inputSchema: { type: "object", properties: { repository: { type: "string" }, number: { type: "number" } } },
+      inputSchema: {
+        type: "object",
+        properties: { repository: { type: "string" }, number: { type: "number" } },
+      },
     });
     expect(tools.map((t) => t.name)).toContain("create_pull_request");
     expect((await namesFound(client, "remove a file"))[0]).toBe("delete_file");
@@ -99,7 +108,9 @@ describe("catalogue: start-up checks", () => {
     await expect(make({ search: true, pinned: "get_status" })).rejects.toThrow(
       "`catalogue.pinned` must be an array of tool names",
     );
-    await expect(make({ pinned: ["get_status"] })).rejects.toThrow("has no effect without `catalogue.search: true`");
+    await expect(make({ pinned: ["get_status"] })).rejects.toThrow(
+      "has no effect without `catalogue.search: true`",
+    );
     await expect(make({ serch: true })).rejects.toThrow("unknown option `serch`");
   });
 });

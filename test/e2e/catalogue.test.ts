@@ -43,7 +43,10 @@ describe("catalogue: visibleTo (in memory, no principal)", () => {
   it("refuses a hidden tool, prompt or resource exactly as an unknown name", async () => {
     const unknownTool = await refusal(client.callTool({ name: "no_such_tool", arguments: {} }));
     const hiddenTool = await refusal(client.callTool({ name: "purge_cache", arguments: {} }));
-    expect(hiddenTool).toEqual({ ...unknownTool, message: unknownTool.message.replace("no_such_tool", "purge_cache") });
+    expect(hiddenTool).toEqual({
+      ...unknownTool,
+      message: unknownTool.message.replace("no_such_tool", "purge_cache"),
+    });
     expect(hiddenTool.code).toBe(-32602);
 
     const unknownPrompt = await refusal(client.getPrompt({ name: "no_such_prompt" }));
@@ -80,7 +83,9 @@ describe("catalogue: visibleTo per principal over Streamable HTTP", () => {
   async function connectAs(token: string): Promise<Client> {
     const client = new Client({ name: token, version: "1.0.0" });
     await client.connect(
-      new StreamableHTTPClientTransport(url, { requestInit: { headers: { authorization: `Bearer ${token}` } } }),
+      new StreamableHTTPClientTransport(url, {
+        requestInit: { headers: { authorization: `Bearer ${token}` } },
+      }),
     );
     clients.push(client);
     return client;
@@ -103,7 +108,9 @@ describe("catalogue: visibleTo per principal over Streamable HTTP", () => {
       "notes://{id}",
     ]);
 
-    expect((await alice.callTool({ name: "read_diary", arguments: {} })).structuredContent).toEqual({ entries: 3 });
+    expect((await alice.callTool({ name: "read_diary", arguments: {} })).structuredContent).toEqual({
+      entries: 3,
+    });
     const refused = await refusal(bob.callTool({ name: "read_diary", arguments: {} }));
     expect(refused).toEqual({ code: -32602, message: expect.stringContaining('Unknown tool "read_diary"') });
     expect(JSON.stringify((await alice.readResource({ uri: "notes://7" })).contents)).toContain("note 7");

@@ -42,7 +42,10 @@ export class CatalogueService {
     return { theme: "dark" };
   }
 
-  @Resource("secret://plans", { description: "Alice's plans", visibleTo: ({ owner }) => owner === "principal:alice" })
+  @Resource("secret://plans", {
+    description: "Alice's plans",
+    visibleTo: ({ owner }) => owner === "principal:alice",
+  })
   plans() {
     return "world domination";
   }

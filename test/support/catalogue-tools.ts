@@ -17,12 +17,18 @@ export class ManyToolsService {
     return { number: 7, title };
   }
 
-  @Tool({ description: "Merge a pull request once its checks pass", input: { repository: z.string(), number: z.number() } })
+  @Tool({
+    description: "Merge a pull request once its checks pass",
+    input: { repository: z.string(), number: z.number() },
+  })
   mergePullRequest({ number }: { number: number }) {
     return { merged: number };
   }
 
-  @Tool({ description: "List the open issues of a repository", input: { repository: z.string(), label: z.string().optional() } })
+  @Tool({
+    description: "List the open issues of a repository",
+    input: { repository: z.string(), label: z.string().optional() },
+  })
   listIssues() {
     return { issues: [] };
   }
@@ -32,17 +38,26 @@ export class ManyToolsService {
     return { deleted: path };
   }
 
-  @Tool({ description: "Read the contents of a file", input: { path: z.string(), encoding: z.string().optional() } })
+  @Tool({
+    description: "Read the contents of a file",
+    input: { path: z.string(), encoding: z.string().optional() },
+  })
   readFile({ path }: { path: string }) {
     return { path, text: "…" };
   }
 
-  @Tool({ description: "Send an email message", input: { to: z.string(), subject: z.string(), body: z.string() } })
+  @Tool({
+    description: "Send an email message",
+    input: { to: z.string(), subject: z.string(), body: z.string() },
+  })
   sendEmail({ to }: { to: string }) {
     return { sent: to };
   }
 
-  @Tool({ description: "Book a meeting in the calendar", input: { attendees: z.array(z.string()), start: z.string() } })
+  @Tool({
+    description: "Book a meeting in the calendar",
+    input: { attendees: z.array(z.string()), start: z.string() },
+  })
   scheduleMeeting() {
     return { booked: true };
   }
@@ -52,7 +67,10 @@ export class ManyToolsService {
     return { city, celsius: 21 };
   }
 
-  @Tool({ description: "Convert an amount between currencies", input: { amount: z.number(), from: z.string(), to: z.string() } })
+  @Tool({
+    description: "Convert an amount between currencies",
+    input: { amount: z.number(), from: z.string(), to: z.string() },
+  })
   convertCurrency({ amount }: { amount: number }) {
     return { amount };
   }
