@@ -1,6 +1,7 @@
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { type DeclaredService, declareTool } from "../builder/declared-service.js";
+import type { CatalogueCaller } from "../metadata/definitions.js";
 import type { ToolContext } from "../pipeline/tool-context.js";
 import type { Catalogue } from "./catalogue.js";
 
@@ -20,14 +21,17 @@ const searchToolsInput = z.object({
 
 /** The built-in `search_tools` of an app under `catalogue: { search: true }`. */
 export class SearchTools {
-  constructor(private readonly catalogue: Catalogue) {}
+  constructor(
+    private readonly catalogue: Catalogue,
+    /** The caller of a running call, as lists see it (the protocol layer knows it). */
+    private readonly callerOf: (ctx: ToolContext) => CatalogueCaller,
+  ) {}
 
   async searchTools(
     { query, limit }: z.output<typeof searchToolsInput>,
     ctx: ToolContext,
   ): Promise<{ tools: Tool[] }> {
-    const caller = { auth: ctx.auth, owner: ctx.owner, sessionId: ctx.sessionId };
-    return { tools: await this.catalogue.search(query, limit ?? DEFAULT_SEARCH_LIMIT, caller) };
+    return { tools: await this.catalogue.search(query, limit ?? DEFAULT_SEARCH_LIMIT, this.callerOf(ctx)) };
   }
 }
 

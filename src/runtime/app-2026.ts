@@ -5,6 +5,7 @@ import type { Clock } from "../clock/clock.js";
 import { FrugalConfigError } from "../errors/config-error.js";
 import type { InputLimits } from "../pipeline/stages/measure-input.js";
 import type { AppRuntime } from "../protocol/app-runtime.js";
+import { sendListChanged } from "../protocol/list-changed.js";
 import { CompletedStates } from "../protocol/registrar-2026/completed-states.js";
 import { DEFAULT_REPLAY_TTL_MS, inputReplay } from "../protocol/registrar-2026/input-replay.js";
 import { ListenedUris } from "../protocol/registrar-2026/listened-uris.js";
@@ -27,7 +28,7 @@ import type { ListenOptions } from "../transports/listen.js";
 import { StdioTransport } from "../transports/stdio-transport.js";
 import type { AppContainer } from "./app-container.js";
 import { DEFAULT_INPUT_LIMITS, type McpAppOptions } from "./app-options.js";
-import { type AppStats, McpApp, sendListChanged } from "./mcp-app.js";
+import { type AppStats, McpApp } from "./mcp-app.js";
 
 import { settledWithin } from "./settled-within.js";
 

@@ -16,6 +16,7 @@ import type { AppMetrics } from "../metrics/app-metrics.js";
 import type { OperationStats } from "../metrics/operation-stats.js";
 import type { AppRuntime } from "../protocol/app-runtime.js";
 import { principalOwner } from "../protocol/calls/owner.js";
+import { sendListChanged } from "../protocol/list-changed.js";
 import type { OperationTable } from "../protocol/operations/operation.js";
 import { createOperationTable } from "../protocol/operations/operation-table.js";
 import { installOperations } from "../protocol/registrar-2025/install-operations.js";
@@ -402,20 +403,6 @@ export class McpApp {
       await close().catch((e) => this.logger.error("closing a listener failed", e));
     await closeAll(this.appContainer.instances, this.logger);
   }
-}
-
-/** Sends one list's list-changed notification on an SDK server (1.x, or v2 for 2025 stdio connections). */
-export function sendListChanged(
-  server: {
-    sendToolListChanged(): Promise<void>;
-    sendPromptListChanged(): Promise<void>;
-    sendResourceListChanged(): Promise<void>;
-  },
-  list: ListKind,
-): Promise<void> {
-  if (list === "tools") return server.sendToolListChanged();
-  if (list === "prompts") return server.sendPromptListChanged();
-  return server.sendResourceListChanged();
 }
 
 /** A snapshot of every operation that completed a call. */

@@ -31,6 +31,7 @@ import { CursorCodec } from "../pagination/cursor-codec.js";
 import { createKeyring } from "../pagination/cursor-keys.js";
 import type { Interceptor, InterceptorRef } from "../pipeline/interceptor.js";
 import type { AppRuntime } from "../protocol/app-runtime.js";
+import { callerOfContext } from "../protocol/calls/caller.js";
 import { declaredResourceReader, findDeclaredResource } from "../protocol/operations/declared-resources.js";
 import type { ResourceStorage } from "../storage/storage.js";
 import type { TokenCounter } from "../tokenizer/token-counter.js";
@@ -180,7 +181,9 @@ export const McpFactory = {
       );
     }
     if (catalogue.settings.search)
-      services.push(searchToolsService(new SearchTools(catalogue), catalogue.searchToolName));
+      services.push(
+        searchToolsService(new SearchTools(catalogue, callerOfContext), catalogue.searchToolName),
+      );
     const registry = buildRegistry(services, {
       stages,
       appBudget,

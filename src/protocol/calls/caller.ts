@@ -1,7 +1,8 @@
 import type { CatalogueCaller } from "../../metadata/definitions.js";
+import type { ToolContext } from "../../pipeline/tool-context.js";
 import type { AppRuntime } from "../app-runtime.js";
 import type { Session } from "../session.js";
-import type { RequestExtra } from "./call-context.js";
+import { CallContext, type RequestExtra } from "./call-context.js";
 import { isReplayed } from "./client-questions.js";
 import { ownerOf } from "./owner.js";
 
@@ -16,8 +17,25 @@ export function callerOf(runtime: AppRuntime, session: Session, extra: RequestEx
     caller ??= Object.freeze({
       auth: extra.authInfo,
       owner: ownerOf(runtime, session, extra),
-      sessionId: session.stateless || isReplayed(extra) ? undefined : (extra.sessionId ?? session.id()),
+      sessionId: lastingSessionId(session, extra),
     });
     return caller;
   };
+}
+
+/**
+ * The caller of a running call, as `callerOf` makes it for its request (the built-in
+ * `search_tools` asks `visibleTo` with it).
+ */
+export function callerOfContext(ctx: ToolContext): CatalogueCaller {
+  const serving = CallContext.servingOf(ctx);
+  return Object.freeze({
+    auth: ctx.auth,
+    owner: ctx.owner,
+    sessionId: serving ? lastingSessionId(serving.session, serving.extra) : ctx.sessionId,
+  });
+}
+
+function lastingSessionId(session: Session, extra: RequestExtra): string | undefined {
+  return session.stateless || isReplayed(extra) ? undefined : (extra.sessionId ?? session.id());
 }
