@@ -65,6 +65,24 @@ describe("catalogue: visibleTo (in memory, no principal)", () => {
     });
     expect(hiddenTemplate.code).toBe(unknownResource.code);
   });
+
+  it("refuses completions of a hidden prompt or template as of an unknown one", async () => {
+    const complete = (ref: { type: "ref/prompt"; name: string } | { type: "ref/resource"; uri: string }) =>
+      refusal(client.complete({ ref, argument: { name: "x", value: "" } }));
+    const unknown = await complete({ type: "ref/prompt", name: "no_such_prompt" });
+    expect(await complete({ type: "ref/prompt", name: "admin_brief" })).toEqual({
+      ...unknown,
+      message: unknown.message.replace("no_such_prompt", "admin_brief"),
+    });
+    expect((await complete({ type: "ref/resource", uri: "notes://{id}" })).message).toContain(
+      'Unknown resource template "notes://{id}"',
+    );
+    const visible = await client.complete({
+      ref: { type: "ref/prompt", name: "greet" },
+      argument: { name: "x", value: "" },
+    });
+    expect(visible.completion.values).toEqual([]);
+  });
 });
 
 describe("catalogue: visibleTo per principal over Streamable HTTP", () => {

@@ -24,6 +24,6 @@ export function createOperationTable(runtime: AppRuntime): OperationTable {
     ...toolOperations(runtime, run),
     ...promptOperations(runtime, run),
     ...resourceOperations(runtime, run, readStored),
-    ...utilityOperations(registry),
+    ...utilityOperations(runtime),
   ]);
 }
