@@ -21,6 +21,11 @@ export type TextFormat = "auto" | "json";
  * Who is asking for a list or a call, as `visibleTo` sees it: the auth info the transport
  * gave (`undefined` without authentication), the owner the call runs as (`principal:<id>`,
  * `session:<id>`, …) and the 2025 session's id (`undefined` on a sessionless request).
+ *
+ * @example
+ * ```ts
+ * const mineOnly: VisibleTo = (caller: CatalogueCaller) => caller.owner === "principal:alice";
+ * ```
  */
 export interface CatalogueCaller {
   readonly auth: AuthInfo | undefined;

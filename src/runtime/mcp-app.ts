@@ -147,6 +147,11 @@ export class McpApp {
    * Switches tools, resources and prompts on and off at run time, on every instance that
    * shares the app's `EVENT_BUS`, telling every client whose list changed (see
    * {@link CatalogueControl}).
+   *
+   * @example
+   * ```ts
+   * await app.catalogue.disable("issue_refund"); // every client is told its tool list changed
+   * ```
    */
   get catalogue(): CatalogueControl {
     return this.runtime.catalogue.control;
