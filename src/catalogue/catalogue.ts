@@ -3,7 +3,7 @@ import type { Operation, Registry } from "../builder/registry.js";
 import { FrugalConfigError } from "../errors/config-error.js";
 import type { BusEvent, EventBus } from "../events/event-bus.js";
 import type { Logger } from "../logging/logger.js";
-import type { CatalogueCaller } from "../metadata/definitions.js";
+import type { OperationCaller, VisibleTo } from "../metadata/definitions.js";
 import type { OperationDefinition, ToolDefinition } from "../pipeline/operation.js";
 import type { CatalogueControl } from "./catalogue-control.js";
 import type { CatalogueSettings } from "./catalogue-options.js";
@@ -18,7 +18,7 @@ export const CATALOGUE_EVENT = "frugal-mcp:catalogue";
 export type ListKind = "tools" | "prompts" | "resources";
 
 /** The caller of a list or call, made only when a rule needs it. */
-export type CallerOf = () => CatalogueCaller;
+export type CallerOf = () => OperationCaller;
 
 const LIST_OF = { tool: "tools", prompt: "prompts", resource: "resources" } as const;
 
@@ -37,6 +37,8 @@ export class Catalogue {
   private readonly disabled = new Set<string>();
   private readonly revealed = new RevealedTools();
   private index: Promise<ToolSearch> | undefined;
+  /** Each operation's visibility rules, gathered once. */
+  private readonly rules = new WeakMap<OperationDefinition, readonly VisibleTo[]>();
   /** Set by the app: tells sessions and listen streams that these lists changed. */
   onListsChanged: (lists: readonly ListKind[]) => Promise<void> = async () => {};
   /** Set by the app: tells `owner`'s sessions that its tool list grew. */
@@ -81,23 +83,48 @@ export class Catalogue {
   }
 
   /**
-   * Whether `definition` exists for the caller: enabled, and its `visibleTo` answers true. A
-   * `visibleTo` that throws hides it (and is logged). Synchronous when no rule must be awaited.
+   * Whether `definition` exists for the caller: enabled, and every visibility rule (its
+   * `visibleTo`, its capabilities' `visible`) answers true. A rule that throws hides it (and
+   * is logged). Synchronous when no rule must be awaited.
    */
   admits(definition: OperationDefinition, callerOf: CallerOf): boolean | Promise<boolean> {
     if (this.disabled.size > 0 && this.disabled.has(keyOf(definition))) return false;
-    const rule = definition.visibleTo;
-    if (!rule) return true;
+    const rules = this.rulesOf(definition);
+    if (rules.length === 0) return true;
     const hidden = (error: unknown) => {
-      this.logger?.warn(`${definition.where}: visibleTo threw, so it is hidden from this caller`, error);
+      this.logger?.warn(
+        `${definition.where}: a visibility rule threw, so it is hidden from this caller`,
+        error,
+      );
       return false;
     };
-    try {
-      const verdict = rule(callerOf());
-      return verdict instanceof Promise ? verdict.then((v) => v === true, hidden) : verdict === true;
-    } catch (error) {
-      return hidden(error);
+    const caller = callerOf();
+    const pending: Array<Promise<boolean>> = [];
+    for (const rule of rules) {
+      try {
+        const verdict = rule(caller);
+        if (verdict instanceof Promise) pending.push(verdict.then((v) => v === true, hidden));
+        else if (verdict !== true) return false;
+      } catch (error) {
+        return hidden(error);
+      }
     }
+    return pending.length === 0 ? true : Promise.all(pending).then((verdicts) => verdicts.every(Boolean));
+  }
+
+  /** An operation's visibility rules: its decorator's `visibleTo`, then its capabilities' `visible`. */
+  private rulesOf(definition: OperationDefinition): readonly VisibleTo[] {
+    let rules = this.rules.get(definition);
+    if (!rules) {
+      const found: VisibleTo[] = definition.visibleTo ? [definition.visibleTo] : [];
+      for (const [capability, spec] of definition.capabilities) {
+        const visible = capability.visible;
+        if (visible) found.push((caller) => visible.call(capability, spec, caller));
+      }
+      rules = Object.freeze(found);
+      this.rules.set(definition, rules);
+    }
+    return rules;
   }
 
   /** The operations the caller may see, in their order. */
@@ -106,7 +133,7 @@ export class Catalogue {
     callerOf: CallerOf,
   ): Promise<T[]> {
     const all = [...operations];
-    if (this.disabled.size === 0 && !all.some((o) => o.definition.visibleTo)) return all;
+    if (this.disabled.size === 0 && !all.some((o) => this.rulesOf(o.definition).length > 0)) return all;
     const caller = once(callerOf);
     const verdicts = await Promise.all(all.map((o) => this.admits(o.definition, caller)));
     return all.filter((_, index) => verdicts[index]);
@@ -126,7 +153,7 @@ export class Catalogue {
    * The definitions of the tools that match `query` and that the caller may see, best first,
    * at most `limit`; they join the caller's list, and its sessions are told when it grew.
    */
-  async search(query: string, limit: number, caller: CatalogueCaller): Promise<Tool[]> {
+  async search(query: string, limit: number, caller: OperationCaller): Promise<Tool[]> {
     const registry = this.registryOrThrow();
     this.index ??= ToolSearch.build(
       [...registry.tools.values()]
@@ -219,7 +246,7 @@ function keyOf(definition: OperationDefinition): string {
 
 /** `caller` made at most once. */
 function once(callerOf: CallerOf): CallerOf {
-  let caller: CatalogueCaller | undefined;
+  let caller: OperationCaller | undefined;
   return () => {
     caller ??= callerOf();
     return caller;

@@ -1,7 +1,7 @@
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { type DeclaredService, declareTool } from "../builder/declared-service.js";
-import type { CatalogueCaller } from "../metadata/definitions.js";
+import type { OperationCaller } from "../metadata/definitions.js";
 import type { ToolContext } from "../pipeline/tool-context.js";
 import type { Catalogue } from "./catalogue.js";
 
@@ -24,7 +24,7 @@ export class SearchTools {
   constructor(
     private readonly catalogue: Catalogue,
     /** The caller of a running call, as lists see it (the protocol layer knows it). */
-    private readonly callerOf: (ctx: ToolContext) => CatalogueCaller,
+    private readonly callerOf: (ctx: ToolContext) => OperationCaller,
   ) {}
 
   async searchTools(

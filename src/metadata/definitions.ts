@@ -24,10 +24,10 @@ export type TextFormat = "auto" | "json";
  *
  * @example
  * ```ts
- * const mineOnly: VisibleTo = (caller: CatalogueCaller) => caller.owner === "principal:alice";
+ * const mineOnly: VisibleTo = (caller: OperationCaller) => caller.owner === "principal:alice";
  * ```
  */
-export interface CatalogueCaller {
+export interface OperationCaller {
   readonly auth: AuthInfo | undefined;
   readonly owner: string;
   readonly sessionId: string | undefined;
@@ -44,7 +44,7 @@ export interface CatalogueCaller {
  * purgeCache() { … }
  * ```
  */
-export type VisibleTo = (caller: CatalogueCaller) => boolean | Promise<boolean>;
+export type VisibleTo = (caller: OperationCaller) => boolean | Promise<boolean>;
 
 /** Who may see a tool: the model, an MCP App's UI, or both (default). */
 export type ToolVisibility = ReadonlyArray<"model" | "app">;

@@ -5,7 +5,7 @@
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { type McpApp, McpFactory } from "frugal-mcp";
+import { defineCapability, type McpApp, McpFactory, McpModule, McpService, Tool } from "frugal-mcp";
 import { createTestClient, type TestClient } from "frugal-mcp/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -195,5 +195,44 @@ describe("catalogue: app.catalogue.enable/disable (in memory)", () => {
     );
     await expect(client.app.catalogue.enable("zzzzzzzzzz")).rejects.toThrow(/the names are "echo", /);
     expect(client.app.catalogue.isEnabled("ecko")).toBe(false);
+  });
+});
+
+/** A user's own visibility decorator, through the capability API: the tool exists only for callers with a scope. */
+const RequireScope = defineCapability({
+  name: "requireScope",
+  decorator: "@RequireScope",
+  options: (scope: string) => ({ scope }),
+  visible: (spec, caller) => caller.auth?.scopes.includes(spec.scope) ?? false,
+});
+
+@McpService()
+class ScopedService {
+  @Tool({ description: "Rotate the signing keys" })
+  @RequireScope("admin")
+  rotateKeys() {
+    return { rotated: true };
+  }
+
+  @Tool({ description: "Say hi" })
+  hello() {
+    return "hi";
+  }
+}
+
+@McpModule({ services: [ScopedService] })
+class ScopedModule {}
+
+describe("catalogue: a capability's visible hook", () => {
+  it("hides the operation from callers it answers false for, in lists and on call", async () => {
+    const client = await createTestClient(ScopedModule);
+    try {
+      expect(await toolNames(client)).toEqual(["hello"]);
+      expect((await refusal(client.callTool({ name: "rotate_keys", arguments: {} }))).message).toContain(
+        'Unknown tool "rotate_keys"',
+      );
+    } finally {
+      await client.close();
+    }
   });
 });

@@ -1,4 +1,4 @@
-import type { CatalogueCaller } from "../../metadata/definitions.js";
+import type { OperationCaller } from "../../metadata/definitions.js";
 import type { ToolContext } from "../../pipeline/tool-context.js";
 import type { AppRuntime } from "../app-runtime.js";
 import type { Session } from "../session.js";
@@ -11,8 +11,8 @@ import { ownerOf } from "./owner.js";
  * have no rule to ask): its auth info, its owner, and its 2025 session's id (none on a
  * stateless or 2026-07-28 request, which have no session that lasts).
  */
-export function callerOf(runtime: AppRuntime, session: Session, extra: RequestExtra): () => CatalogueCaller {
-  let caller: CatalogueCaller | undefined;
+export function callerOf(runtime: AppRuntime, session: Session, extra: RequestExtra): () => OperationCaller {
+  let caller: OperationCaller | undefined;
   return () => {
     caller ??= Object.freeze({
       auth: extra.authInfo,
@@ -27,7 +27,7 @@ export function callerOf(runtime: AppRuntime, session: Session, extra: RequestEx
  * The caller of a running call, as `callerOf` makes it for its request (the built-in
  * `search_tools` asks `visibleTo` with it).
  */
-export function callerOfContext(ctx: ToolContext): CatalogueCaller {
+export function callerOfContext(ctx: ToolContext): OperationCaller {
   const serving = CallContext.servingOf(ctx);
   return Object.freeze({
     auth: ctx.auth,

@@ -3,12 +3,12 @@ import type { Registry } from "../../../src/builder/registry.js";
 import { Catalogue, unknownName } from "../../../src/catalogue/catalogue.js";
 import { InMemoryEventBus } from "../../../src/events/in-memory-event-bus.js";
 import type { Logger } from "../../../src/logging/logger.js";
-import type { CatalogueCaller, VisibleTo } from "../../../src/metadata/definitions.js";
+import type { OperationCaller, VisibleTo } from "../../../src/metadata/definitions.js";
 import type { ToolDefinition } from "../../../src/pipeline/operation.js";
 
 const warnings: string[] = [];
 const logger: Logger = { debug() {}, info() {}, warn: (m) => void warnings.push(m), error() {} };
-const caller: CatalogueCaller = { auth: undefined, owner: "session:s1", sessionId: "s1" };
+const caller: OperationCaller = { auth: undefined, owner: "session:s1", sessionId: "s1" };
 
 const tool = (name: string, visibleTo?: VisibleTo) => ({
   definition: {
@@ -17,6 +17,7 @@ const tool = (name: string, visibleTo?: VisibleTo) => ({
     where: `S.${name}`,
     visibleTo,
     modelVisible: true,
+    capabilities: new Map(),
   } as unknown as ToolDefinition,
   execute: async () => undefined,
 });
@@ -35,7 +36,7 @@ function attached(tools: ReturnType<typeof tool>[], settings = { search: false, 
 
 describe("Catalogue.admits", () => {
   it("answers synchronously without a rule, and asks a rule with the caller", async () => {
-    const seen: CatalogueCaller[] = [];
+    const seen: OperationCaller[] = [];
     const catalogue = attached([]);
     expect(catalogue.admits(tool("open").definition, () => caller)).toBe(true);
     const ruled = tool("ruled", (c) => {
@@ -60,7 +61,28 @@ describe("Catalogue.admits", () => {
       ),
     ).toBe(false);
     expect(catalogue.admits(tool("vague", (() => "yes") as never).definition, () => caller)).toBe(false);
-    expect(warnings.filter((w) => w.includes("visibleTo threw"))).toHaveLength(2);
+    expect(warnings.filter((w) => w.includes("a visibility rule threw"))).toHaveLength(2);
+  });
+
+  it("asks every rule, visibleTo and capabilities' visible hooks, and admits only when all say true", async () => {
+    const catalogue = attached([]);
+    const scoped = (scope: string, visibleTo?: VisibleTo) => {
+      const capability = {
+        name: "scope",
+        decorator: "@Scope",
+        visible: async (spec: string) => spec === "open",
+      };
+      const base = tool(`needs_${scope}`, visibleTo).definition;
+      return { ...base, capabilities: new Map([[capability, scope]]) } as unknown as ToolDefinition;
+    };
+    expect(await catalogue.admits(scoped("open"), () => caller)).toBe(true);
+    expect(await catalogue.admits(scoped("closed"), () => caller)).toBe(false);
+    expect(
+      await catalogue.admits(
+        scoped("open", () => false),
+        () => caller,
+      ),
+    ).toBe(false);
   });
 
   it("refuses a disabled tool until it is enabled again", async () => {
