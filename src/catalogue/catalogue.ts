@@ -159,7 +159,11 @@ export class Catalogue {
       [...registry.tools.values()]
         .map((o) => o.definition)
         .filter((d) => d.name !== this.searchToolName && d.modelVisible),
-    );
+    ).catch((error: unknown) => {
+      // Not kept: the next search builds it again.
+      this.index = undefined;
+      throw error;
+    });
     const found: Tool[] = [];
     for (const name of (await this.index).rank(query)) {
       if (found.length >= limit) break;
