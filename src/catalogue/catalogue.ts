@@ -112,6 +112,11 @@ export class Catalogue {
     return pending.length === 0 ? true : Promise.all(pending).then((verdicts) => verdicts.every(Boolean));
   }
 
+  /** True when `definition` exists for every caller right now: no rule to ask, not disabled (the hot path of a call). */
+  isOpen(definition: OperationDefinition): boolean {
+    return this.disabled.size === 0 && this.rulesOf(definition).length === 0;
+  }
+
   /** An operation's visibility rules: its decorator's `visibleTo`, then its capabilities' `visible`. */
   private rulesOf(definition: OperationDefinition): readonly VisibleTo[] {
     let rules = this.rules.get(definition);

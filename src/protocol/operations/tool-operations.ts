@@ -22,7 +22,10 @@ export function toolOperations(runtime: AppRuntime, run: RunOperation): Protocol
       const tool = runtime.registry.tools.get(name);
       // A hidden or disabled tool is refused exactly as a name nobody declared.
       if (!tool) throw unknownTool(name);
-      const admitted = catalogue.admits(tool.definition, callerOf(runtime, session, extra));
+      // Most tools exist for everyone: no caller is made for them.
+      const admitted =
+        catalogue.isOpen(tool.definition) ||
+        catalogue.admits(tool.definition, callerOf(runtime, session, extra));
       const arguments_ = request.params.arguments ?? {};
       if (admitted === true) return run(session, tool, arguments_, extra);
       if (admitted === false) throw unknownTool(name);
