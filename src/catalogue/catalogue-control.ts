@@ -7,7 +7,9 @@ import type { InjectionToken } from "tsyringe";
  * notifications of the lists it touches to every 2025 session and every 2026
  * `subscriptions/listen` stream that asked for them. A disabled operation is not listed and is
  * refused on call, read or get as an unknown name is. Changes live in memory: an instance
- * started later starts with everything enabled.
+ * started later starts with everything enabled. When the bus cannot publish a change (Redis
+ * down), it still applies on this instance and the call rejects with the bus's error (a
+ * `RedisEventBus` sends it again once Redis answers).
  *
  * @example
  * ```ts
