@@ -8,6 +8,8 @@ export type { BudgetExceeded } from "./budget/over-budget.js";
 export { LruCache, type LruCacheOptions } from "./cache/lru-cache.js";
 export { RedisCache, type RedisCacheOptions } from "./cache/redis-cache.js";
 export type { CacheEntry, EntryMatcher, OnceRecords, ResultCache } from "./cache/result-cache.js";
+export { CATALOGUE, type CatalogueControl } from "./catalogue/catalogue-control.js";
+export type { CatalogueOptions } from "./catalogue/catalogue-options.js";
 export { type Clock, ManualClock, SystemClock } from "./clock/clock.js";
 export { Budget } from "./decorators/budget.decorator.js";
 export { Cached } from "./decorators/cached.decorator.js";
@@ -65,6 +67,7 @@ export type {
   InvalidationRule,
   ListedResource,
   McpServiceOptions,
+  OperationCaller,
   PageLink,
   PaginatedOptions,
   PromptOptions,
@@ -73,6 +76,7 @@ export type {
   TextFormat,
   ToolOptions,
   ToolVisibility,
+  VisibleTo,
 } from "./metadata/definitions.js";
 export type { CatalogueStats, CatalogueView } from "./metrics/catalogue-views.js";
 export type { OperationStats } from "./metrics/operation-stats.js";

@@ -1,8 +1,15 @@
 import type { z } from "zod";
 import { FrugalConfigError } from "../errors/config-error.js";
-import type { CompleteCallback, InputSchema, ServiceMetadata, TextFormat } from "../metadata/definitions.js";
+import type {
+  CompleteCallback,
+  InputSchema,
+  ServiceMetadata,
+  TextFormat,
+  VisibleTo,
+} from "../metadata/definitions.js";
 import type { PaginationSpec } from "../metadata/specs.js";
 import type { ToolContext } from "../pipeline/tool-context.js";
+import { describe } from "./check-options.js";
 import { toObjectSchema } from "./input-schema.js";
 import { type ResolvedCapabilities, resolveCapabilities } from "./resolve-capabilities.js";
 import { resolveSpecs } from "./resolve-specs.js";
@@ -80,6 +87,8 @@ export interface OperationBasics {
   readonly pagination?: PaginationSpec;
   /** The operation's capabilities, resolved by its builder (`capabilitiesOf`). */
   readonly capabilities: ResolvedCapabilities;
+  /** The decorator's `visibleTo` option, as recorded (checked here). */
+  readonly visibleTo: unknown;
 }
 
 /** Resolves the capabilities recorded on a member, for the operation it builds (a resource goes by its URI). */
@@ -104,6 +113,7 @@ export function commonFields(item: MemberToBuild, basics: OperationBasics) {
     handler: bindHandler(item, property),
     pagination: basics.pagination,
     capabilities: basics.capabilities.specs,
+    visibleTo: checkVisibleTo(where, basics.kind, basics.visibleTo),
     ...resolveSpecs({
       where,
       kind: basics.kind,
@@ -115,6 +125,18 @@ export function commonFields(item: MemberToBuild, basics: OperationBasics) {
       appBudget: item.appBudget,
     }),
   };
+}
+
+const DECORATOR_OF = { tool: "@Tool", resource: "@Resource", prompt: "@Prompt" } as const;
+
+/** `visibleTo` must be a function of the caller; anything else fails start-up. */
+function checkVisibleTo(where: string, kind: OperationBasics["kind"], value: unknown): VisibleTo | undefined {
+  if (value === undefined || typeof value === "function") return value as VisibleTo | undefined;
+  throw new FrugalConfigError(
+    where,
+    `${DECORATOR_OF[kind]} \`visibleTo\` must be a function of the caller, not ${describe(value)}`,
+    'e.g. visibleTo: ({ auth }) => auth?.scopes.includes("admin") ?? false',
+  );
 }
 
 /** Completion callbacks, run with `this` bound to the service like the handler. */

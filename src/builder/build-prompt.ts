@@ -66,6 +66,7 @@ export function buildPrompt(item: MemberToBuild): PromptDefinition {
       where,
       inputSchema,
       capabilities: capabilitiesOf(item, { kind: "prompt", name, where, property }),
+      visibleTo: options.visibleTo,
     }),
     name,
     listing,
@@ -81,4 +82,5 @@ const PROMPT_OPTIONS = Object.keys({
   description: true,
   input: true,
   complete: true,
+  visibleTo: true,
 } satisfies Record<keyof PromptOptions, true>);

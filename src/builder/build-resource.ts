@@ -100,7 +100,16 @@ export function buildResource(item: MemberToBuild): ResourceDefinition {
   const complete = bindCompletions(item, options.complete);
   return Object.freeze({
     kind: "resource",
-    ...commonFields(item, { kind: "resource", name, property, where, inputSchema, pagination, capabilities }),
+    ...commonFields(item, {
+      kind: "resource",
+      name,
+      property,
+      where,
+      inputSchema,
+      pagination,
+      capabilities,
+      visibleTo: options.visibleTo,
+    }),
     name,
     uri,
     mimeType: options.mimeType,
@@ -122,6 +131,7 @@ const RESOURCE_OPTIONS = Object.keys({
   list: true,
   complete: true,
   meta: true,
+  visibleTo: true,
 } satisfies Record<keyof ResourceOptions, true>);
 
 function withPageVariables(template: UriTemplate, stream: boolean): UriTemplate {

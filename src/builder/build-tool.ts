@@ -73,6 +73,7 @@ export function buildTool(item: MemberToBuild): ToolDefinition {
     pagination,
     capabilities,
     modelVisible: visibility.includes("model"),
+    visibleTo: options.visibleTo,
   });
   const text = resolveText(item, options.text, pagination, visibility.includes("model"));
   const meta = { ...options.meta };
@@ -166,6 +167,7 @@ const TOOL_OPTIONS = Object.keys({
   visibility: true,
   meta: true,
   text: true,
+  visibleTo: true,
 } satisfies Record<keyof ToolOptions, true>);
 
 /**

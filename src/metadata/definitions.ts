@@ -1,3 +1,4 @@
+import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
 import type { ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
 import type { z } from "zod";
 
@@ -15,6 +16,35 @@ export type InputSchema = z.ZodObject | Record<string, z.ZodType>;
  * own decorators say otherwise.
  */
 export type TextFormat = "auto" | "json";
+
+/**
+ * Who is asking for a list or a call, as `visibleTo` sees it: the auth info the transport
+ * gave (`undefined` without authentication), the owner the call runs as (`principal:<id>`,
+ * `session:<id>`, …) and the 2025 session's id (`undefined` on a sessionless request).
+ *
+ * @example
+ * ```ts
+ * const mineOnly: VisibleTo = (caller: OperationCaller) => caller.owner === "principal:alice";
+ * ```
+ */
+export interface OperationCaller {
+  readonly auth: AuthInfo | undefined;
+  readonly owner: string;
+  readonly sessionId: string | undefined;
+}
+
+/**
+ * Decides whether a tool, resource or prompt exists for a caller: when it answers false
+ * (or throws), the operation is left out of that caller's lists and refused on call, read
+ * or get exactly as an unknown name is.
+ *
+ * @example
+ * ```ts
+ * @Tool({ visibleTo: ({ auth }) => auth?.scopes.includes("admin") ?? false })
+ * purgeCache() { … }
+ * ```
+ */
+export type VisibleTo = (caller: OperationCaller) => boolean | Promise<boolean>;
 
 /** Who may see a tool: the model, an MCP App's UI, or both (default). */
 export type ToolVisibility = ReadonlyArray<"model" | "app">;
@@ -48,6 +78,11 @@ export interface ToolOptions<I extends InputSchema = InputSchema> {
    * Overrides the app's `text`.
    */
   text?: TextFormat;
+  /**
+   * Hides it from callers it answers false for (see {@link VisibleTo}): not listed, and
+   * refused as an unknown name.
+   */
+  visibleTo?: VisibleTo;
 }
 
 /** Completion callback for one template variable or prompt argument. */
@@ -79,6 +114,11 @@ export interface ResourceOptions<I extends InputSchema = InputSchema> {
   /** Completions for template variables, by variable name. */
   complete?: Record<string, CompleteCallback>;
   meta?: Record<string, unknown>;
+  /**
+   * Hides it from callers it answers false for (see {@link VisibleTo}): not listed, and
+   * refused as an unknown name.
+   */
+  visibleTo?: VisibleTo;
 }
 
 /** Options of `@Prompt`. `I` is the type of `input` (see {@link ToolOptions}). */
@@ -90,6 +130,11 @@ export interface PromptOptions<I extends InputSchema = InputSchema> {
   input?: I;
   /** Completions for arguments, by argument name. */
   complete?: Record<string, CompleteCallback>;
+  /**
+   * Hides it from callers it answers false for (see {@link VisibleTo}): not listed, and
+   * refused as an unknown name.
+   */
+  visibleTo?: VisibleTo;
 }
 
 /** Options of `@Budget`. */

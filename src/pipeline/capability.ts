@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import type { Logger } from "../logging/logger.js";
+import type { OperationCaller } from "../metadata/definitions.js";
 import type { StageName } from "./order.js";
 import type { ToolContext } from "./tool-context.js";
 
@@ -111,6 +112,17 @@ export interface Capability<Options = unknown, Spec = Options> {
   /** A tool's declared output schema as this capability changes it (every field optional under a selection). */
   output?(spec: Spec, output: z.ZodObject, target: CapabilityTarget): z.ZodObject;
   readonly stage?: CapabilityStage<Spec> | undefined;
+  /**
+   * Whether the operation exists for a caller, asked before any stage runs, as the
+   * decorators' `visibleTo` is: when it answers false (or throws), the operation is left out
+   * of that caller's lists and its call, read or get is refused as an unknown name.
+   *
+   * @example
+   * ```ts
+   * visible: (spec, caller) => caller.auth?.scopes.includes(spec.scope) ?? false,
+   * ```
+   */
+  visible?(spec: Spec, caller: OperationCaller): boolean | Promise<boolean>;
 }
 
 /**

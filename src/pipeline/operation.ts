@@ -5,7 +5,7 @@ import type {
   Tool,
 } from "@modelcontextprotocol/sdk/types.js";
 import type { z } from "zod";
-import type { CompleteCallback, ListedResource } from "../metadata/definitions.js";
+import type { CompleteCallback, ListedResource, VisibleTo } from "../metadata/definitions.js";
 import type { BudgetSpec, CacheSpec, PaginationSpec, SpillSpec } from "../metadata/specs.js";
 import type { UriTemplate } from "../uri/uri-template.js";
 import type { Capability } from "./capability.js";
@@ -38,6 +38,8 @@ interface OperationBase {
   readonly capabilities: ReadonlyMap<Capability, unknown>;
   /** User interceptors of the class, then the method (`@UseInterceptors`), app-wide ones excluded. */
   readonly interceptors: readonly InterceptorRef[];
+  /** Who it exists for (the decorator's `visibleTo`); absent: everyone. */
+  readonly visibleTo: VisibleTo | undefined;
 }
 
 /** A built, frozen tool. */

@@ -2,6 +2,7 @@ import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
 import type { Registry } from "../builder/registry.js";
 import type { CacheInvalidator } from "../cache/cache-invalidator.js";
 import type { ResultCache } from "../cache/result-cache.js";
+import type { Catalogue } from "../catalogue/catalogue.js";
 import type { EphemeralResources } from "../ephemeral/ephemeral-resources.js";
 import type { EventBus } from "../events/event-bus.js";
 import type { Logger } from "../logging/logger.js";
@@ -24,6 +25,8 @@ export interface AppRuntime {
   readonly ephemeral: EphemeralResources;
   /** App-wide interceptors, also run around reads of stored resources. */
   readonly appInterceptors: readonly Interceptor[];
+  /** Who may see which tool, resource and prompt, and what `tools/list` shows under search. */
+  readonly catalogue: Catalogue;
   /** Makes `ctx.resources` for one call. */
   readonly resourceHandle: ResourceHandleFactory;
 }

@@ -1,9 +1,11 @@
 import type { IncomingMessage } from "node:http";
 import type { Server, ServerEventBus, Transport } from "@modelcontextprotocol/server";
+import type { ListKind } from "../catalogue/catalogue.js";
 import type { Clock } from "../clock/clock.js";
 import { FrugalConfigError } from "../errors/config-error.js";
 import type { InputLimits } from "../pipeline/stages/measure-input.js";
 import type { AppRuntime } from "../protocol/app-runtime.js";
+import { sendListChanged } from "../protocol/list-changed.js";
 import { CompletedStates } from "../protocol/registrar-2026/completed-states.js";
 import { DEFAULT_REPLAY_TTL_MS, inputReplay } from "../protocol/registrar-2026/input-replay.js";
 import { ListenedUris } from "../protocol/registrar-2026/listened-uris.js";
@@ -209,6 +211,32 @@ export class McpApp2026 extends McpApp {
     await super.notifyResourceListChanged(owner);
   }
 
+  /** @internal Also tells 2025 stdio connections and the 2026 listen streams that asked for these lists. */
+  protected override async notifyListsChanged(lists: readonly ListKind[]): Promise<void> {
+    for (const list of lists) {
+      this.bus.publish({ kind: LISTEN_KIND[list] });
+      await this.toStdioListens((server) => sendListChanged(server, list));
+    }
+    const legacy = [...this.legacyUnits.values()];
+    await Promise.allSettled(legacy.flatMap((server) => lists.map((list) => sendListChanged(server, list))));
+    await super.notifyListsChanged(lists);
+  }
+
+  /**
+   * @internal Also tells a principal's 2026 listen streams that its tool list grew: the
+   * streams of a shared bus cannot be told apart by principal, so every stream that asked for
+   * tool list changes lists again (an anonymous 2026 caller has no list that lasts).
+   */
+  protected override async notifyToolListChanged(owner: string): Promise<void> {
+    if (owner.startsWith("principal:")) {
+      this.bus.publish({ kind: "tools_list_changed" });
+      await this.toStdioListens((server) => server.sendToolListChanged());
+    }
+    const legacy = [...this.legacyUnits].filter(([unit]) => sessionServes(unit, owner));
+    await Promise.allSettled(legacy.map(([, server]) => server.sendToolListChanged()));
+    await super.notifyToolListChanged(owner);
+  }
+
   /** Sends a change to every 2026 stdio connection; each delivers it to the listen streams that asked for it. */
   private async toStdioListens(send: (server: Server) => Promise<void>): Promise<void> {
     const sent = [...this.stdioServers].map((server) =>
@@ -262,6 +290,13 @@ function paramsShapeProblem(params: unknown): string | undefined {
     return `\`params._meta\` (the 2026-07-28 envelope) must be an object, not ${kind(meta)}`;
   return undefined;
 }
+
+/** The v2 event bus kind of each list's list-changed notification. */
+const LISTEN_KIND = {
+  tools: "tools_list_changed",
+  prompts: "prompts_list_changed",
+  resources: "resources_list_changed",
+} as const;
 
 /** JSON-RPC code of a request whose headers and body disagree (SEP-2243). */
 const HEADER_MISMATCH = -32020;

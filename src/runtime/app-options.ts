@@ -1,4 +1,5 @@
 import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
+import type { CatalogueOptions } from "../catalogue/catalogue-options.js";
 import type { ProviderEntry } from "../decorators/mcp-module.decorator.js";
 import type { EphemeralSettings } from "../ephemeral/ephemeral-settings.js";
 import type { TextFormat } from "../metadata/definitions.js";
@@ -41,6 +42,11 @@ export interface McpAppOptions {
    * kept, the largest, past which the answer is partial too.
    */
   aggregate?: AggregateSettings | undefined;
+  /**
+   * The catalogue of a large server: `{ search: true, pinned: [...] }` lists only the pinned
+   * tools and a built-in `search_tools`; every tool stays callable by name (see "The catalogue").
+   */
+  catalogue?: CatalogueOptions | undefined;
   /** Page size of `tools/list`, `resources/list`, `resources/templates/list`, `prompts/list` (default 100). */
   listPageSize?: number | undefined;
   /** Limits on tool, resource and prompt arguments, checked before validation. */

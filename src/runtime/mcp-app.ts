@@ -9,12 +9,15 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 import type { InjectionToken } from "tsyringe";
+import type { ListKind } from "../catalogue/catalogue.js";
+import type { CatalogueControl } from "../catalogue/catalogue-control.js";
 import type { Logger } from "../logging/logger.js";
 import type { AppMetrics } from "../metrics/app-metrics.js";
 import type { CatalogueStats } from "../metrics/catalogue-views.js";
 import type { OperationStats } from "../metrics/operation-stats.js";
 import type { AppRuntime } from "../protocol/app-runtime.js";
 import { principalOwner } from "../protocol/calls/owner.js";
+import { sendListChanged } from "../protocol/list-changed.js";
 import type { OperationTable } from "../protocol/operations/operation.js";
 import { createOperationTable } from "../protocol/operations/operation-table.js";
 import { installOperations } from "../protocol/registrar-2025/install-operations.js";
@@ -109,6 +112,8 @@ export class McpApp {
   ) {
     this.operations = createOperationTable(runtime);
     runtime.ephemeral.onListChanged = (owner) => void this.notifyResourceListChanged(owner);
+    runtime.catalogue.onListsChanged = (lists) => this.notifyListsChanged(lists);
+    runtime.catalogue.onRevealed = (owner) => this.notifyToolListChanged(owner);
     runtime.invalidator.attach({
       subscribedUris: () => this.subscribedUris(),
       notifyResourceUpdated: (uri) => this.notifyResourceUpdated(uri),
@@ -143,6 +148,20 @@ export class McpApp {
    */
   ownerScopedFeatures(): readonly string[] {
     return ownerScopedFeatures(this.runtime.registry);
+  }
+
+  /**
+   * Switches tools, resources and prompts on and off at run time, on every instance that
+   * shares the app's `EVENT_BUS`, telling every client whose list changed (see
+   * {@link CatalogueControl}).
+   *
+   * @example
+   * ```ts
+   * await app.catalogue.disable("issue_refund"); // every client is told its tool list changed
+   * ```
+   */
+  get catalogue(): CatalogueControl {
+    return this.runtime.catalogue.control;
   }
 
   /** Resolves a provider or service from the app's container (handy in tests). */
@@ -189,6 +208,7 @@ export class McpApp {
     installOperations(server, session, this.operations);
     server.onclose = () => {
       this.sessions.delete(session);
+      this.runtime.catalogue.forget(`session:${session.id()}`);
       session.lifetime.abort(new Error("session closed"));
       if (this.options.ephemeral?.deleteOnSessionEnd) {
         void this.runtime.ephemeral.deleteOwnedBy(`session:${session.id()}`).catch((error) => {
@@ -293,6 +313,21 @@ export class McpApp {
     await Promise.allSettled(targets.map((s) => s.server.sendResourceListChanged()));
   }
 
+  /**
+   * @internal Sends the list-changed notifications of `lists` (`"tools"`, `"prompts"`,
+   * `"resources"`) to every 2025 session: the catalogue changed.
+   */
+  protected async notifyListsChanged(lists: readonly ListKind[]): Promise<void> {
+    const targets = [...this.sessions].filter((s) => !s.stateless);
+    await Promise.allSettled(targets.flatMap((s) => lists.map((list) => sendListChanged(s.server, list))));
+  }
+
+  /** @internal Sends `notifications/tools/list_changed` to the 2025 sessions of `owner` (its tool list grew). */
+  protected async notifyToolListChanged(owner: string): Promise<void> {
+    const targets = [...this.sessions].filter((s) => !s.stateless && sessionServes(s, owner));
+    await Promise.allSettled(targets.map((s) => s.server.sendToolListChanged()));
+  }
+
   /** Counters for monitoring. */
   stats(): AppStats {
     let inFlight = 0;
@@ -338,6 +373,7 @@ export class McpApp {
 
   private async shutdown(): Promise<void> {
     this.runtime.invalidator.stop();
+    this.runtime.catalogue.detach();
     this.runtime.ephemeral.stopSweeping();
     const drainMs = this.options.drainTimeoutMs ?? 10_000;
     // No request is tracked from now on (new ones are refused): wait for those already in.

@@ -11,6 +11,10 @@ import { CacheInvalidator } from "../cache/cache-invalidator.js";
 import { CacheTrust } from "../cache/cache-trust.js";
 import type { ResultCache } from "../cache/result-cache.js";
 import { SingleFlight } from "../cache/single-flight.js";
+import { Catalogue } from "../catalogue/catalogue.js";
+import { CATALOGUE } from "../catalogue/catalogue-control.js";
+import { checkCatalogueOptions } from "../catalogue/catalogue-options.js";
+import { SearchTools, searchToolsService } from "../catalogue/search-tools.service.js";
 import { EphemeralResources } from "../ephemeral/ephemeral-resources.js";
 import { settingsForStorage } from "../ephemeral/ephemeral-settings.js";
 import { SCAN_DEFAULTS } from "../ephemeral/query-scan.js";
@@ -27,6 +31,7 @@ import { CursorCodec } from "../pagination/cursor-codec.js";
 import { createKeyring } from "../pagination/cursor-keys.js";
 import type { Interceptor, InterceptorRef } from "../pipeline/interceptor.js";
 import type { AppRuntime } from "../protocol/app-runtime.js";
+import { callerOfContext } from "../protocol/calls/caller.js";
 import { declaredResourceReader, findDeclaredResource } from "../protocol/operations/declared-resources.js";
 import type { ResourceStorage } from "../storage/storage.js";
 import type { TokenCounter } from "../tokenizer/token-counter.js";
@@ -71,10 +76,17 @@ export const McpFactory = {
     const appBudget = checkAppBudget(options.budget);
     const appText = checkAppText(options.text);
     const appInterceptorTypes = checkAppInterceptors(options.interceptors);
+    // Made before the container, which provides its control (`CATALOGUE`); attached to the registry once built.
+    const catalogue = new Catalogue(checkCatalogueOptions(options.catalogue));
     // Interceptors are singletons of the app's container like services: one instance per
     // app, shared with anything that injects the class, closed with the app.
     const appContainer = createAppContainer(
-      [...frameworkProviders(), ...graph.providers, ...(options.providers ?? [])],
+      [
+        ...frameworkProviders(),
+        ...graph.providers,
+        ...(options.providers ?? []),
+        { provide: CATALOGUE, useValue: catalogue.control },
+      ],
       [...graph.services, ...declaredInterceptors(graph.services, appInterceptorTypes)],
       { listedBy: graph.listedBy },
     );
@@ -169,6 +181,10 @@ export const McpFactory = {
         ),
       );
     }
+    if (catalogue.settings.search)
+      services.push(
+        searchToolsService(new SearchTools(catalogue, callerOfContext), catalogue.searchToolName),
+      );
     const registry = buildRegistry(services, {
       stages,
       appBudget,
@@ -181,6 +197,7 @@ export const McpFactory = {
       },
     });
     built = registry;
+    catalogue.attach(registry, events, logger);
     // A URI a declared resource or template serves cannot be chosen for an ephemeral one.
     ephemeral.isDeclaredUri = (uri) => findDeclaredResource(registry, uri) !== undefined;
     if (keyring.weak)
@@ -218,6 +235,7 @@ export const McpFactory = {
       invalidator,
       ephemeral,
       appInterceptors,
+      catalogue,
       resourceHandle: (owner, operation) => resourceHandle(ephemeral, owner, operation),
     };
     return protocol2026

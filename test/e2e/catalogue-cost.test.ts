@@ -90,7 +90,9 @@ describe("the flagship's catalogue", () => {
     });
     expect(schemaOf("list_articles").properties.fields).toMatchObject({
       minItems: 1,
-      items: { enum: ["slug", "title", "site", "author", "premium", "updatedAt", "excerpt", "tags", "words"] },
+      items: {
+        enum: ["slug", "title", "site", "author", "premium", "updatedAt", "excerpt", "tags", "words"],
+      },
     });
     expect(schemaOf("list_articles").properties.site).toMatchObject({ minLength: 1, maxLength: 100 });
     expect(schemaOf("get_article").required).toEqual(["slug"]);

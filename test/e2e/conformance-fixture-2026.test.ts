@@ -101,4 +101,36 @@ describe("examples/conformance-server, 2026-07-28 fixtures", () => {
     expect(asked).toEqual([]);
     await client.close();
   });
+
+  for (const [label, mode] of [
+    ["pinned 2026-07-28", { pin: "2026-07-28" }],
+    ["legacy", "legacy"],
+  ] as Array<[string, Mode]>) {
+    it(`the list-change hooks switch a tool and a prompt, and the client is told (${label})`, async () => {
+      const { client } = await connect(mode);
+      const tools = new Promise<void>((resolve) =>
+        client.setNotificationHandler("notifications/tools/list_changed", async () => resolve()),
+      );
+      const prompts = new Promise<void>((resolve) =>
+        client.setNotificationHandler("notifications/prompts/list_changed", async () => resolve()),
+      );
+      // A 2026 client hears list changes on a listen stream; a 2025 session hears them as they come.
+      const subscription =
+        mode === "legacy"
+          ? undefined
+          : await client.listen({ toolsListChanged: true, promptsListChanged: true });
+      await client.callTool({ name: "test_trigger_tool_change", arguments: {} });
+      await tools;
+      expect((await client.listTools()).tools.map((t) => t.name)).not.toContain("test_dynamic_tool");
+      await client.callTool({ name: "test_trigger_prompt_change", arguments: {} });
+      await prompts;
+      expect((await client.listPrompts()).prompts.map((p) => p.name)).not.toContain("test_dynamic_prompt");
+      // Switched back on for the next test.
+      await client.callTool({ name: "test_trigger_tool_change", arguments: {} });
+      await client.callTool({ name: "test_trigger_prompt_change", arguments: {} });
+      expect((await client.listTools()).tools.map((t) => t.name)).toContain("test_dynamic_tool");
+      await subscription?.close();
+      await client.close();
+    });
+  }
 });

@@ -97,6 +97,11 @@ export class CallContext implements ToolContext {
     return nested;
   }
 
+  /** The session and request a context serves (for `callerOfContext`), or none for a context made elsewhere. */
+  static servingOf(ctx: ToolContext): { session: Session; extra: RequestExtra } | undefined {
+    return ctx instanceof CallContext ? { session: ctx.session, extra: ctx.extra } : undefined;
+  }
+
   get resources(): ResourceHandle {
     // An anonymous stateless call is owned by its request alone: what it stored, nobody could read.
     if (this.session.stateless && !this.owner.startsWith("principal:"))

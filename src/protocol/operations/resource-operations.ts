@@ -13,6 +13,7 @@ import { invalidParams, resourceNotFound } from "../../errors/protocol-errors.js
 import type { StoredResourceMeta } from "../../storage/storage.js";
 import { MAX_URI_LENGTH, uriTooLong } from "../../uri/uri-limits.js";
 import type { AppRuntime } from "../app-runtime.js";
+import { callerOf } from "../calls/caller.js";
 import { ownerOf } from "../calls/owner.js";
 import type { ReadStored, RunOperation } from "../calls/run-operation.js";
 import { SUBSCRIBE_REFUSED } from "../registrar-2025/stateless-session.js";
@@ -23,31 +24,33 @@ import { operation, type ProtocolOperation } from "./operation.js";
 /** The key of the ephemeral storage in `app.stats().resources.listFailures`. */
 const EPHEMERAL_LISTING = "ephemeral storage";
 
-/** `resources/*`: listing, reading (static URIs, then templates), subscriptions. */
+/** `resources/*`: listing (what the caller may see), reading (static URIs, then templates), subscriptions. */
 export function resourceOperations(
   runtime: AppRuntime,
   run: RunOperation,
   readStored: ReadStored,
-  staticListings: readonly Resource[],
 ): ProtocolOperation[] {
-  const { registry } = runtime;
-  const templateListings = registry.templates.map((o) => o.definition.listing);
-  const listers = registry.templates.flatMap(({ definition }) =>
-    definition.list
-      ? [
-          {
-            key: definition.uri,
-            source: `the list of ${definition.uri} (${definition.where})`,
-            list: definition.list,
-          },
-        ]
-      : [],
-  );
+  const { registry, catalogue } = runtime;
 
   const list = operation(ListResourcesRequestSchema, async (session, request, extra) => {
     const owner = ownerOf(runtime, session, extra);
+    const caller = callerOf(runtime, session, extra);
+    const [statics, templates] = await Promise.all([
+      catalogue.visible(registry.staticResources.values(), caller),
+      catalogue.visible(registry.templates, caller),
+    ]);
     const sources = [
-      ...listers,
+      ...templates.flatMap(({ definition }) =>
+        definition.list
+          ? [
+              {
+                key: definition.uri,
+                source: `the list of ${definition.uri} (${definition.where})`,
+                list: definition.list,
+              },
+            ]
+          : [],
+      ),
       {
         key: EPHEMERAL_LISTING,
         source: "the ephemeral resources in storage",
@@ -57,7 +60,7 @@ export function resourceOperations(
     // One failing source (a dead storage, a throwing `list`) never fails the whole listing:
     // static resources and the other sources still answer; the failure is logged and counted.
     const listed = await Promise.allSettled(sources.map(({ list }) => list()));
-    const all: Resource[] = [...staticListings];
+    const all: Resource[] = statics.map((o) => o.definition.listing as Resource);
     listed.forEach((outcome, index) => {
       if (outcome.status === "fulfilled") all.push(...outcome.value);
       else {
@@ -72,9 +75,10 @@ export function resourceOperations(
     return { resources: page.items, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
   });
 
-  const listTemplates = operation(ListResourceTemplatesRequestSchema, (_session, request) => {
+  const listTemplates = operation(ListResourceTemplatesRequestSchema, async (session, request, extra) => {
+    const templates = await catalogue.visible(registry.templates, callerOf(runtime, session, extra));
     const page = pageOfList(
-      templateListings,
+      templates.map((o) => o.definition.listing),
       request.params?.cursor,
       runtime.listPageSize,
       "resources/templates/list",
@@ -90,7 +94,9 @@ export function resourceOperations(
     const stored = () => readStored(session, extra, uri, (owner) => readEphemeral(runtime, uri, owner));
     if (EphemeralResources.handles(uri)) return stored();
     const found = findDeclaredResource(registry, uri);
-    if (found) return await run(session, found.operation, found.args, extra, uri);
+    // A hidden or disabled resource reads as a URI nobody declared.
+    if (found && (await catalogue.admits(found.operation.definition, callerOf(runtime, session, extra))))
+      return await run(session, found.operation, found.args, extra, uri);
     // A URI a handler chose for an ephemeral resource (`ctx.resources.create(…, { uri })`); -32002 if none.
     return stored();
   });

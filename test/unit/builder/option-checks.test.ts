@@ -468,7 +468,7 @@ describe("start-up checks of @Tool, @Resource and @Prompt options", () => {
       @Tool(never<ToolOptions>({ descripton: "Lists things" })) list() {}
     }
     expect(await startupMessage([Svc])).toBe(
-      "Svc.list: @Tool has an unknown option `descripton`. Fix: use only `name`, `title`, `description`, `input`, `output`, `inputJsonSchema`, `annotations`, `visibility`, `meta` or `text`.",
+      "Svc.list: @Tool has an unknown option `descripton`. Fix: use only `name`, `title`, `description`, `input`, `output`, `inputJsonSchema`, `annotations`, `visibility`, `meta`, `text` or `visibleTo`.",
     );
   });
 
@@ -478,7 +478,7 @@ describe("start-up checks of @Tool, @Resource and @Prompt options", () => {
       @Tool(never<ToolOptions>("list")) list() {}
     }
     expect(await startupMessage([Svc])).toBe(
-      'Svc.list: @Tool options must be an object, not "list". Fix: pass { name, title, description, input, output, inputJsonSchema, annotations, visibility, meta, text }.',
+      'Svc.list: @Tool options must be an object, not "list". Fix: pass { name, title, description, input, output, inputJsonSchema, annotations, visibility, meta, text, visibleTo }.',
     );
   });
 
@@ -488,7 +488,7 @@ describe("start-up checks of @Tool, @Resource and @Prompt options", () => {
       @Resource("config://app", never<ResourceOptions>({ mimetype: "application/json" })) config() {}
     }
     expect(await startupMessage([Svc])).toBe(
-      "Svc.config: @Resource has an unknown option `mimetype`. Fix: use only `name`, `title`, `description`, `mimeType`, `input`, `list`, `complete` or `meta`.",
+      "Svc.config: @Resource has an unknown option `mimetype`. Fix: use only `name`, `title`, `description`, `mimeType`, `input`, `list`, `complete`, `meta` or `visibleTo`.",
     );
   });
 
@@ -498,7 +498,7 @@ describe("start-up checks of @Tool, @Resource and @Prompt options", () => {
       @Prompt(never<PromptOptions>({ arguments: [] })) review() {}
     }
     expect(await startupMessage([Svc])).toBe(
-      "Svc.review: @Prompt has an unknown option `arguments`. Fix: use only `name`, `title`, `description`, `input` or `complete`.",
+      "Svc.review: @Prompt has an unknown option `arguments`. Fix: use only `name`, `title`, `description`, `input`, `complete` or `visibleTo`.",
     );
   });
 

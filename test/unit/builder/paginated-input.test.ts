@@ -10,7 +10,12 @@ describe("paginationInputShape", () => {
   it("advertises maxLimit as the limit's maximum, yet accepts a larger limit (it is clamped, not refused)", () => {
     const shape = z.strictObject(paginationInputShape(spec({ limit: 10, maxLimit: 40 }), "tool"));
     expect(toJsonSchema(shape, "input").properties).toMatchObject({
-      limit: { type: "integer", minimum: 0, maximum: 40, description: "Page size (default 10; 0: the total only)." },
+      limit: {
+        type: "integer",
+        minimum: 0,
+        maximum: 40,
+        description: "Page size (default 10; 0: the total only).",
+      },
       cursor: { type: "string", description: "nextCursor of the previous page." },
     });
     expect(shape.safeParse({ limit: 1_000 }).success).toBe(true);
@@ -24,7 +29,10 @@ describe("paginationInputShape", () => {
       paginationInputShape(spec({ limit: 10, maxLimit: 40, adaptive: true }), "tool"),
     );
     expect(toJsonSchema(shape, "input").properties).toMatchObject({
-      limit: { description: "Page size (default 10; 0: the total only). Omit it after the first page to let pages grow." },
+      limit: {
+        description:
+          "Page size (default 10; 0: the total only). Omit it after the first page to let pages grow.",
+      },
     });
   });
 

@@ -4,6 +4,7 @@ import type { AppRuntime } from "../../../../src/protocol/app-runtime.js";
 import type { RequestExtra } from "../../../../src/protocol/calls/call-context.js";
 import { createOperationTable } from "../../../../src/protocol/operations/operation-table.js";
 import { newSession } from "../../../../src/protocol/session.js";
+import { catalogueOf } from "../../../support/unit-catalogue.js";
 
 const echo = {
   definition: {
@@ -11,18 +12,21 @@ const echo = {
     name: "echo",
     where: "Echo.run",
     listing: { name: "echo", inputSchema: { type: "object" } },
+    capabilities: new Map(),
   },
   execute: async (invocation: { args: unknown }) => ({
     content: [{ type: "text", text: JSON.stringify(invocation.args) }],
   }),
 };
+const registry = {
+  tools: new Map([["echo", echo]]),
+  prompts: new Map(),
+  staticResources: new Map(),
+  templates: [],
+};
 const runtime = {
-  registry: {
-    tools: new Map([["echo", echo]]),
-    prompts: new Map(),
-    staticResources: new Map(),
-    templates: [],
-  },
+  registry,
+  catalogue: catalogueOf(registry as never),
   listPageSize: 50,
   metrics: new AppMetrics(),
   logger: { debug() {}, info() {}, warn() {}, error() {} },
@@ -59,7 +63,7 @@ describe("createOperationTable", () => {
     );
     const byMethod = (method: string) => table.find((op) => op.method === method);
     const list = byMethod("tools/list");
-    expect(list?.handle(session, { method: "tools/list" }, {} as RequestExtra)).toEqual({
+    expect(await list?.handle(session, { method: "tools/list" }, {} as RequestExtra)).toEqual({
       tools: [{ name: "echo", inputSchema: { type: "object" } }],
     });
     const call = byMethod("tools/call");

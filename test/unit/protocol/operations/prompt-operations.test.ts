@@ -6,11 +6,17 @@ import type { RunOperation } from "../../../../src/protocol/calls/run-operation.
 import type { ProtocolOperation } from "../../../../src/protocol/operations/operation.js";
 import { promptOperations } from "../../../../src/protocol/operations/prompt-operations.js";
 import { newSession } from "../../../../src/protocol/session.js";
+import { catalogueOf } from "../../../support/unit-catalogue.js";
 
 const listings: Prompt[] = [{ name: "review" }, { name: "summarize" }];
-const review = { definition: { name: "review" }, execute: async () => undefined };
+const promptOf = (listing: Prompt) => ({
+  definition: { kind: "prompt", name: listing.name, listing, capabilities: new Map() },
+  execute: async () => undefined,
+});
+const registry = { prompts: new Map(listings.map((listing) => [listing.name, promptOf(listing)])) };
 const runtime = {
-  registry: { prompts: new Map([["review", review]]) },
+  registry,
+  catalogue: catalogueOf(registry as never),
   listPageSize: 50,
 } as unknown as AppRuntime;
 const run: RunOperation = async (_session, operation, args) => ({
@@ -24,7 +30,7 @@ const run: RunOperation = async (_session, operation, args) => ({
     },
   ],
 });
-const [list, get] = promptOperations(runtime, run, listings) as [ProtocolOperation, ProtocolOperation];
+const [list, get] = promptOperations(runtime, run) as [ProtocolOperation, ProtocolOperation];
 const session = newSession(
   () => "s",
   () => undefined,
@@ -33,8 +39,8 @@ const call = (op: ProtocolOperation, params: unknown) =>
   op.handle(session, op.schema.parse({ method: op.method, params }), {} as RequestExtra);
 
 describe("prompt operations", () => {
-  it("lists every prompt in one page when they fit", () => {
-    expect(call(list, {})).toEqual({ prompts: listings });
+  it("lists every prompt in one page when they fit", async () => {
+    expect(await call(list, {})).toEqual({ prompts: listings });
   });
 
   it("gets a known prompt with its arguments", async () => {

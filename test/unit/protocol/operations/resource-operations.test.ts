@@ -9,6 +9,7 @@ import { resourceOperations } from "../../../../src/protocol/operations/resource
 import { SUBSCRIBE_REFUSED } from "../../../../src/protocol/registrar-2025/stateless-session.js";
 import { newSession } from "../../../../src/protocol/session.js";
 import { UriTemplate } from "../../../../src/uri/uri-template.js";
+import { catalogueOf } from "../../../support/unit-catalogue.js";
 
 const article = {
   definition: {
@@ -17,6 +18,7 @@ const article = {
     template: new UriTemplate("articles://{id}"),
     listing: { uriTemplate: "articles://{id}", name: "article" },
     list: async (): Promise<Resource[]> => [{ uri: "articles://1", name: "first" }],
+    capabilities: new Map(),
   },
 };
 const broken = {
@@ -28,6 +30,16 @@ const broken = {
     list: async (): Promise<Resource[]> => {
       throw new Error("log index down");
     },
+    capabilities: new Map(),
+  },
+};
+const config = {
+  definition: {
+    uri: "config://app",
+    where: "Config.read",
+    template: undefined,
+    listing: { uri: "config://app", name: "config" },
+    capabilities: new Map(),
   },
 };
 const stored = {
@@ -44,13 +56,15 @@ const stored = {
 function setup() {
   const errors: string[] = [];
   const metrics = new AppMetrics();
+  const registry = {
+    tools: new Map(),
+    prompts: new Map(),
+    staticResources: new Map([["config://app", config]]),
+    templates: [article, broken],
+  };
   const runtime = {
-    registry: {
-      tools: new Map(),
-      prompts: new Map(),
-      staticResources: new Map(),
-      templates: [article, broken],
-    },
+    registry,
+    catalogue: catalogueOf(registry as never),
     listPageSize: 50,
     principalOf: (auth: { clientId: string }) => auth.clientId,
     metrics,
@@ -63,9 +77,11 @@ function setup() {
     return { contents: [] };
   };
   const readStored: ReadStored = async () => ({ contents: [{ uri: "stored", text: "" }] });
-  const [list, templates, read, subscribe, unsubscribe] = resourceOperations(runtime, run, readStored, [
-    { uri: "config://app", name: "config" },
-  ]) as ProtocolOperation[];
+  const [list, templates, read, subscribe, unsubscribe] = resourceOperations(
+    runtime,
+    run,
+    readStored,
+  ) as ProtocolOperation[];
   return { errors, metrics, runs, list, templates, read, subscribe, unsubscribe };
 }
 const handle = (op: ProtocolOperation | undefined, params: unknown, stateless = false) => {
@@ -93,9 +109,9 @@ describe("resources/list", () => {
     expect(metrics.listFailures.get("logs://{day}")).toBe(1);
   });
 
-  it("lists the templates", () => {
+  it("lists the templates", async () => {
     const { templates } = setup();
-    expect(handle(templates, {}).result).toEqual({
+    expect(await handle(templates, {}).result).toEqual({
       resourceTemplates: [
         { uriTemplate: "articles://{id}", name: "article" },
         { uriTemplate: "logs://{day}", name: "logs" },

@@ -1,16 +1,28 @@
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import { describe, expect, it } from "vitest";
+import { AppMetrics } from "../../../../src/metrics/app-metrics.js";
 import type { AppRuntime } from "../../../../src/protocol/app-runtime.js";
 import type { RequestExtra } from "../../../../src/protocol/calls/call-context.js";
 import type { RunOperation } from "../../../../src/protocol/calls/run-operation.js";
 import type { ProtocolOperation } from "../../../../src/protocol/operations/operation.js";
 import { toolOperations } from "../../../../src/protocol/operations/tool-operations.js";
 import { newSession } from "../../../../src/protocol/session.js";
+import { catalogueOf } from "../../../support/unit-catalogue.js";
 
-const listings: Tool[] = ["a", "b", "c"].map((name) => ({ name, inputSchema: { type: "object" } }));
-const search = { definition: { name: "search" }, execute: async () => undefined };
+const toolNamed = (name: string) => ({
+  definition: {
+    kind: "tool",
+    name,
+    listing: { name, inputSchema: { type: "object" } },
+    capabilities: new Map(),
+  },
+  execute: async () => undefined,
+});
+const registry = { tools: new Map(["a", "b", "search"].map((name) => [name, toolNamed(name)])) };
 const runtime = {
-  registry: { tools: new Map([["search", search]]) },
+  registry,
+  catalogue: catalogueOf(registry as never),
+  metrics: new AppMetrics(),
   listPageSize: 2,
 } as unknown as AppRuntime;
 /** The runner the app gives: here it answers what it was asked to run, as the pipeline's result. */
@@ -19,7 +31,7 @@ const run: RunOperation = async (_session, operation, args) => ({
     { type: "text", text: `${(operation.definition as { name: string }).name}:${JSON.stringify(args)}` },
   ],
 });
-const [list, callTool] = toolOperations(runtime, run, listings) as [ProtocolOperation, ProtocolOperation];
+const [list, callTool] = toolOperations(runtime, run) as [ProtocolOperation, ProtocolOperation];
 const session = newSession(
   () => "s",
   () => undefined,
@@ -28,11 +40,11 @@ const call = (op: ProtocolOperation, params: unknown) =>
   op.handle(session, op.schema.parse({ method: op.method, params }), {} as RequestExtra);
 
 describe("tool operations", () => {
-  it("lists tools in pages of the app's list size, with a cursor to the next", () => {
-    const first = call(list, {}) as { tools: Tool[]; nextCursor?: string };
+  it("lists tools in pages of the app's list size, with a cursor to the next", async () => {
+    const first = (await call(list, {})) as { tools: Tool[]; nextCursor?: string };
     expect(first.tools.map((t) => t.name)).toEqual(["a", "b"]);
-    const second = call(list, { cursor: first.nextCursor }) as { tools: Tool[]; nextCursor?: string };
-    expect(second.tools.map((t) => t.name)).toEqual(["c"]);
+    const second = (await call(list, { cursor: first.nextCursor })) as { tools: Tool[]; nextCursor?: string };
+    expect(second.tools.map((t) => t.name)).toEqual(["search"]);
     expect(second).not.toHaveProperty("nextCursor");
   });
 

@@ -1,10 +1,12 @@
 import { describe, expect, it } from "vitest";
 import type { Registry } from "../../../../src/builder/registry.js";
+import type { AppRuntime } from "../../../../src/protocol/app-runtime.js";
 import type { RequestExtra } from "../../../../src/protocol/calls/call-context.js";
 import type { ProtocolOperation } from "../../../../src/protocol/operations/operation.js";
 import { utilityOperations } from "../../../../src/protocol/operations/utility-operations.js";
 import { newSession } from "../../../../src/protocol/session.js";
 import { UriTemplate } from "../../../../src/uri/uri-template.js";
+import { catalogueOf } from "../../../support/unit-catalogue.js";
 
 const cities = Array.from({ length: 150 }, (_, i) => `city-${i}`);
 const registry = {
@@ -14,6 +16,7 @@ const registry = {
       "trip",
       {
         definition: {
+          capabilities: new Map(),
           complete: {
             city: async (value: string, context: { arguments: Record<string, string> }) =>
               cities.filter((c) => c.startsWith(value)).map((c) => `${c}${context.arguments.country ?? ""}`),
@@ -22,19 +25,21 @@ const registry = {
       },
     ],
   ]),
-  staticResources: new Map([["config://app", { definition: { complete: {} } }]]),
+  staticResources: new Map([["config://app", { definition: { complete: {}, capabilities: new Map() } }]]),
   templates: [
     {
       definition: {
         uri: "weather://{city}",
         template: new UriTemplate("weather://{city}"),
         complete: { city: async () => ["paris", "rome"] },
+        capabilities: new Map(),
       },
     },
   ],
 } as unknown as Registry;
 
-const [complete, setLevel] = utilityOperations(registry) as [ProtocolOperation, ProtocolOperation];
+const runtime = { registry, catalogue: catalogueOf(registry) } as unknown as AppRuntime;
+const [complete, setLevel] = utilityOperations(runtime) as [ProtocolOperation, ProtocolOperation];
 const session = newSession(
   () => "s",
   () => undefined,
