@@ -89,7 +89,7 @@ function countedText(text: string, counted: TokenCount | undefined): CountedText
 }
 
 /** The parts of a result a model reads: strings to count, or fixed token amounts. */
-function* readableParts(result: unknown): Generator<string | number> {
+export function* readableParts(result: unknown): Generator<string | number> {
   if (typeof result !== "object" || result === null) return;
   const { content, contents, messages, structuredContent } = result as Record<string, unknown>;
   if (Array.isArray(content)) {

@@ -1,4 +1,4 @@
-import { countResult } from "../budget/count-result.js";
+import { readableParts } from "../budget/count-result.js";
 import { catalogueText, type ListedTool } from "../metrics/catalogue-text.js";
 import { BpeTokenCounter } from "../tokenizer/bpe-token-counter.js";
 
@@ -18,25 +18,33 @@ let counter: BpeTokenCounter | undefined;
  *   content counts as its base64 text);
  * - a string: its tokens.
  *
+ * Synchronous, so `expect(tokensOf(result))` needs no `await` (an `await` does no harm): the
+ * tokenizer's tables are read, blocking, on the first call of the process.
+ *
  * @example
  * ```ts
  * const result = await client.callTool({ name: "list_articles", arguments: {} });
- * expect(await tokensOf(result)).toBeLessThan(800);
- * expect(await tokensOf(await client.listTools())).toBeLessThan(2_000);
+ * expect(tokensOf(result)).toBeLessThan(800);
+ * expect(tokensOf(await client.listTools())).toBeLessThan(2_000);
  * ```
  */
-export async function tokensOf(result: unknown): Promise<number> {
+export function tokensOf(result: unknown): number {
   counter ??= new BpeTokenCounter();
-  const exact = Number.MAX_SAFE_INTEGER;
-  if (typeof result === "string") return (await counter.count(result, exact)).tokens;
+  const tokens = (text: string) =>
+    (counter as BpeTokenCounter).countSync(text, Number.MAX_SAFE_INTEGER).tokens;
+  if (typeof result === "string") return tokens(result);
   const tools = Array.isArray(result) ? result : (result as { tools?: unknown } | null)?.tools;
   if (Array.isArray(tools)) {
     const bad = tools.findIndex((tool) => typeof (tool as ListedTool | null)?.name !== "string");
     if (bad !== -1)
       throw new TypeError(`tokensOf: tool ${bad} of the list has no name; pass a tools/list answer`);
-    return (await counter.count(catalogueText(tools as ListedTool[]), exact)).tokens;
+    return tokens(catalogueText(tools as ListedTool[]));
   }
-  if (isResult(result)) return (await countResult(result, counter, exact)).tokens;
+  if (isResult(result)) {
+    let total = 0;
+    for (const part of readableParts(result)) total += typeof part === "number" ? part : tokens(part);
+    return total;
+  }
   throw new TypeError(
     `tokensOf takes a tool result ({ content }), a resource read ({ contents }), a prompt ({ messages }), a tools/list answer ({ tools }) or a string, not ${describe(result)}`,
   );

@@ -21,10 +21,8 @@ function checkTokens(matcher: string, tokens: unknown): number {
 }
 
 /** The costliest tools of a list, as `name 123`, to say where a catalogue's tokens go. */
-async function costliest(tools: readonly ListedTool[]): Promise<string> {
-  const costs = await Promise.all(
-    tools.map(async (tool) => ({ name: tool.name, tokens: await tokensOf(catalogueText([tool])) })),
-  );
+function costliest(tools: readonly ListedTool[]): string {
+  const costs = tools.map((tool) => ({ name: tool.name, tokens: tokensOf(catalogueText([tool])) }));
   costs.sort((a, b) => b.tokens - a.tokens);
   return costs
     .slice(0, COSTLIEST_SHOWN)
@@ -33,9 +31,10 @@ async function costliest(tools: readonly ListedTool[]): Promise<string> {
 }
 
 expect.extend({
-  async toCostAtMost(received: unknown, tokens: number) {
+  // Synchronous, so it works with or without `await` (a tool result is counted at once).
+  toCostAtMost(received: unknown, tokens: number) {
     const ceiling = checkTokens("toCostAtMost", tokens);
-    const cost = await tokensOf(received);
+    const cost = tokensOf(received);
     const pass = cost <= ceiling;
     return {
       pass,
@@ -51,9 +50,9 @@ expect.extend({
   async catalogueToCostAtMost(received: unknown, tokens: number) {
     const ceiling = checkTokens("catalogueToCostAtMost", tokens);
     const tools = await catalogueOf(received as ToolLister);
-    const cost = await tokensOf(tools);
+    const cost = tokensOf(tools);
     const pass = cost <= ceiling;
-    const costliestTools = pass ? "" : ` The costliest: ${await costliest(tools)}.`;
+    const costliestTools = pass ? "" : ` The costliest: ${costliest(tools)}.`;
     return {
       pass,
       actual: cost,
@@ -71,14 +70,14 @@ declare module "vitest" {
   interface Assertion<T = any> {
     /**
      * Passes when what a model reads of the result (see `tokensOf`) is at most `tokens` o200k
-     * tokens; the failure says what it costs. Await it.
+     * tokens; the failure says what it costs. Synchronous (an `await` does no harm).
      *
      * @example
      * ```ts
-     * await expect(await client.callTool({ name: "list_articles", arguments: {} })).toCostAtMost(800);
+     * expect(await client.callTool({ name: "list_articles", arguments: {} })).toCostAtMost(800);
      * ```
      */
-    toCostAtMost(tokens: number): Promise<void>;
+    toCostAtMost(tokens: number): void;
     /**
      * Passes when the whole `tools/list` of a connected client (every page) costs a model at
      * most `tokens` o200k tokens; the failure says what it costs and which tools cost most. Await it.

@@ -68,13 +68,32 @@ export class BpeTokenCounter implements TokenCounter {
     return this.loading;
   }
 
-  async count(text: string, limit: number): Promise<TokenCount> {
+  async count(text: string, limit: number = Number.POSITIVE_INFINITY): Promise<TokenCount> {
     if (!this.encoder) await this.load();
+    return this.countLoaded(text, limit);
+  }
+
+  /**
+   * `count`, answered at once: the vocabulary is read blocking if it is not loaded yet. For
+   * tests and scripts (`tokensOf`); a server counts with `count`, which never blocks a request.
+   *
+   * @example
+   * ```ts
+   * new BpeTokenCounter().countSync('{"id":1}', Number.MAX_SAFE_INTEGER); // { tokens: 6, exact: true }
+   * ```
+   */
+  countSync(text: string, limit: number = Number.POSITIVE_INFINITY): TokenCount {
+    this.encoder ??= CompactBpe.loadSync(this.encoding);
     return this.countLoaded(text, limit);
   }
 
   /** Counts with the tokenizer already loaded. */
   private countLoaded(text: string, limit: number): TokenCount {
+    // A limit that is no number would grow the prefix forever (NaN compares false).
+    if (typeof limit !== "number" || Number.isNaN(limit) || limit < 0)
+      throw new TypeError(
+        `count: the limit must be a number of tokens ≥ 0 (or left out), not ${String(limit)}`,
+      );
     let prefixLength = Math.max(1024, limit * CHARS_PER_TOKEN_GUESS);
     // A text this short costs O(limit) to count whole; the non-generator count is the fastest way.
     if (text.length <= prefixLength) return { tokens: this.countWhole(text), exact: true };

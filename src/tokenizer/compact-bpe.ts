@@ -1,5 +1,12 @@
+import { readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { requirePackage } from "../common/require-package.js";
+
+/** The pre-tokenizer patterns gpt-tokenizer publishes for its encodings. */
+interface SplitConstants {
+  readonly CL100K_TOKEN_SPLIT_REGEX: string | RegExp;
+  readonly O200K_TOKEN_SPLIT_REGEX: string | RegExp;
+}
 
 /** Encodings whose vocabulary `CompactBpe` reads from gpt-tokenizer's data files. */
 export type CompactEncoding = "o200k_base" | "cl100k_base";
@@ -65,6 +72,20 @@ export class CompactBpe {
       readFile(file),
       import("gpt-tokenizer/encodingParams/constants"),
     ]);
+    return CompactBpe.from(encoding, data, constants);
+  }
+
+  /**
+   * `load`, blocking: for tests and scripts that count outside a server (`tokensOf`), where
+   * a synchronous answer matters more than not blocking the event loop for the read.
+   */
+  static loadSync(encoding: CompactEncoding): CompactBpe {
+    const data = readFileSync(requirePackage.resolve(`gpt-tokenizer/data/${encoding}.tiktoken`));
+    const constants = requirePackage("gpt-tokenizer/encodingParams/constants") as SplitConstants;
+    return CompactBpe.from(encoding, data, constants);
+  }
+
+  private static from(encoding: CompactEncoding, data: Uint8Array, constants: SplitConstants): CompactBpe {
     const split =
       encoding === "cl100k_base" ? constants.CL100K_TOKEN_SPLIT_REGEX : constants.O200K_TOKEN_SPLIT_REGEX;
     const { vocabulary, offsets } = parseTiktoken(data);

@@ -42,9 +42,7 @@ describe("tokensOf", () => {
   });
 
   it("names what it takes when given anything else", async () => {
-    await expect(tokensOf(null)).rejects.toThrow(
-      /, a tools\/list answer \(\{ tools \}\) or a string, not null$/,
-    );
-    await expect(tokensOf({})).rejects.toThrow(/not an empty object$/);
+    expect(() => tokensOf(null)).toThrow(/, a tools\/list answer \(\{ tools \}\) or a string, not null$/);
+    expect(() => tokensOf({})).toThrow(/not an empty object$/);
   });
 });

@@ -104,3 +104,13 @@ describe("long runs of letters or punctuation", () => {
     }
   });
 });
+
+describe("BpeTokenCounter without a limit", () => {
+  it("counts the whole text when the limit is left out, and refuses a limit that is no number", async () => {
+    const counter = new BpeTokenCounter();
+    const text = "word ".repeat(5_000);
+    expect((await counter.count(text)).tokens).toBe(counter.countSync(text, Number.MAX_SAFE_INTEGER).tokens);
+    expect(counter.countSync(text).exact).toBe(true);
+    expect(() => counter.countSync(text, Number.NaN)).toThrow(/the limit must be a number of tokens/);
+  });
+});
