@@ -5,6 +5,8 @@ import type {
   StreamableHTTPServerTransport,
 } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { isInitializeRequest, type JSONRPCMessage, type RequestId } from "@modelcontextprotocol/sdk/types.js";
+import { MemorySessionStore } from "../sessions/memory-session-store.js";
+import type { SessionLimits, SessionRecord } from "../sessions/session-store.js";
 import type { AuthenticatedRequest } from "./authenticate.js";
 import {
   DEFAULT_EVENT_STORE_TOTAL_BYTES,
@@ -16,7 +18,9 @@ import {
 import { sendJsonRpcError } from "./json-rpc-response.js";
 import { DEFAULT_EVENT_STORE_MAX_BYTES, EventStoreBudget, MemoryEventStore } from "./memory-event-store.js";
 import { isSharedEventStore, ScopedEventStore, type SharedEventStore } from "./scoped-event-store.js";
-import type { SessionHost } from "./session-host.js";
+import type { SessionBinding, SessionHost } from "./session-host.js";
+import { initialRecord, SESSION_STORE_UNAVAILABLE } from "./session-records.js";
+import { reviveTransport } from "./session-revival.js";
 import { statelessSettingsProblem } from "./stateless-checks.js";
 import { StatelessRequests } from "./stateless-requests.js";
 
@@ -51,8 +55,10 @@ function streamableHttpTransport(): StreamableHttpModule["StreamableHTTPServerTr
 
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
-/** One session as the handler sees it. */
+/** One session as the handler sees it (with a shared session store: this instance's copy of it). */
 interface HttpSession {
+  /** The `Mcp-Session-Id`, chosen before `initialize` is answered. */
+  readonly id: string;
   readonly transport: StreamableHTTPServerTransport;
   readonly store: EventStore | undefined;
   /** The principal that opened it, when it was opened with auth info: it serves that principal only. */
@@ -63,6 +69,16 @@ interface HttpSession {
   idleSince: number;
   timer: NodeJS.Timeout | undefined;
   ended: boolean;
+  /**
+   * Closing the transport ends the session for good, its record too: while it is not yet
+   * established, on DELETE, and always for an unshared store. A shared session's copy
+   * closing here otherwise (idle on this instance, the instance stopping) leaves it to the others.
+   */
+  ending: boolean;
+  /** Touches the shared record while requests of the session are open here (an open GET stream is activity). */
+  keepAlive: NodeJS.Timeout | undefined;
+  /** Applies the record to the app's session (what another instance changed). */
+  apply: ((record: SessionRecord) => void) | undefined;
 }
 
 const SHUTTING_DOWN = "Server is shutting down; connect again later";
@@ -108,20 +124,26 @@ export function createSessionRouter(app: SessionHost, options: HttpHandlerOption
     1,
   );
   const shared = sharedEventStore(options.eventStore);
+  const store = app.sessionStore ?? new MemorySessionStore();
+  /** Sessions live in a store other instances read: any instance serves any request of any session. */
+  const sharedSessions = store.shared;
+  const limits: SessionLimits = { maxSessions, idleTimeoutMs };
+  const keepAliveMs =
+    idleTimeoutMs > 0 && Number.isFinite(idleTimeoutMs) ? Math.max(1000, Math.floor(idleTimeoutMs / 3)) : 0;
   const stateless = options.stateless === true;
   if (stateless) {
     const problem = statelessSettingsProblem(app, options);
     if (problem) throw new Error(problem);
   }
   const budget = options.eventStore === undefined ? new EventStoreBudget(eventStoreTotalBytes) : undefined;
-  const makeEventStore: (() => EventStore) | undefined =
+  const makeEventStore: ((sessionId: string) => EventStore) | undefined =
     options.eventStore === false
       ? undefined
       : shared
-        ? // One view per session: a session resumes only its own streams in the shared store.
-          () => new ScopedEventStore(shared, randomUUID())
+        ? // One view per session (the same on every instance): a session resumes only its own streams.
+          (sessionId) => new ScopedEventStore(shared, sessionId)
         : typeof options.eventStore === "function"
-          ? options.eventStore
+          ? () => (options.eventStore as () => EventStore)()
           : () => new MemoryEventStore({ maxBytes: eventStoreMaxBytes, budget });
 
   // Imported in the background from now on; the first request waits for it if need be.
@@ -133,6 +155,8 @@ export function createSessionRouter(app: SessionHost, options: HttpHandlerOption
   const sessions = new Map<string, HttpSession>();
   /** Every session not yet ended, initializing ones included (what `maxSessions` bounds). */
   const live = new Set<HttpSession>();
+  /** Shared sessions being rebuilt here, so concurrent requests of one session rebuild it once. */
+  const reviving = new Map<string, Promise<HttpSession | undefined>>();
   let closed = false;
   /** Responses already counted as activity of their session when they arrived. */
   const tracked = new WeakSet<ServerResponse>();
@@ -163,9 +187,53 @@ export function createSessionRouter(app: SessionHost, options: HttpHandlerOption
     session.ended = true;
     live.delete(session);
     clearTimeout(session.timer);
-    const id = session.transport.sessionId;
-    if (id !== undefined && sessions.get(id) === session) sessions.delete(id);
+    clearInterval(session.keepAlive);
+    if (sessions.get(session.id) === session) sessions.delete(session.id);
     if (session.store instanceof MemoryEventStore) session.store.dispose();
+    if (!sharedSessions || session.ending) {
+      store.delete(session.id).catch((error: unknown) => {
+        app.logger.warn("deleting an ended session's record failed; idle expiry still ends it", error);
+      });
+    }
+  };
+
+  const bindingOf = (session: HttpSession, revive?: SessionRecord): SessionBinding => ({
+    revive,
+    persist: (change) => store.update(session.id, change),
+    endsOnClose: () => !sharedSessions || session.ending,
+    follow: (apply) => {
+      session.apply = apply;
+    },
+  });
+
+  /** A transport (not yet connected) and the handler's view of session `id`. */
+  const newSession = (id: string, principal: string | undefined, onInitialized?: () => void) => {
+    const eventStore = makeEventStore?.(id);
+    const Transport = streamableHttpTransport();
+    const transport = new Transport({
+      sessionIdGenerator: () => id,
+      ...(eventStore ? { eventStore } : {}),
+      ...(options.enableJsonResponse ? { enableJsonResponse: true } : {}),
+      ...(options.retryIntervalMs === undefined ? {} : { retryInterval: options.retryIntervalMs }),
+      // Called once the SDK accepted the initialize request, before the server answers it.
+      ...(onInitialized ? { onsessioninitialized: onInitialized } : {}),
+    });
+    const session: HttpSession = {
+      id,
+      transport,
+      store: eventStore,
+      principal,
+      open: 0,
+      idleSince: Date.now(),
+      timer: undefined,
+      ended: false,
+      ending: true,
+      keepAlive: undefined,
+      apply: undefined,
+    };
+    live.add(session);
+    transport.onclose = () => forget(session);
+    return session;
   };
 
   const armIdleTimer = (session: HttpSession) => {
@@ -188,40 +256,42 @@ export function createSessionRouter(app: SessionHost, options: HttpHandlerOption
     session.open++;
     clearTimeout(session.timer);
     session.timer = undefined;
+    if (sharedSessions && keepAliveMs > 0 && !session.keepAlive) {
+      session.keepAlive = setInterval(() => {
+        store.touch(session.id, limits).catch(() => {});
+      }, keepAliveMs);
+      session.keepAlive.unref();
+    }
     res.once("close", () => {
       session.open--;
       if (session.open > 0) return;
+      clearInterval(session.keepAlive);
+      session.keepAlive = undefined;
       session.idleSince = Date.now();
       armIdleTimer(session);
     });
   };
 
   const open = async (req: AuthenticatedRequest, res: ServerResponse, body: unknown): Promise<void> => {
-    const store = makeEventStore?.();
+    const id = randomUUID();
+    const principal = principalOf(req);
+    // The place under maxSessions is claimed before the SDK sees the request (atomic across instances).
+    let claimed: boolean;
+    try {
+      // An unshared session's record lives as long as its transport (the idle timer here ends both).
+      const openLimits = sharedSessions ? limits : { maxSessions, idleTimeoutMs: Number.POSITIVE_INFINITY };
+      claimed = await store.open(initialRecord(id, body, principal), openLimits);
+    } catch (error) {
+      app.logger.warn("opening a session in the session store failed", error);
+      return sendJsonRpcError(res, 503, -32000, SESSION_STORE_UNAVAILABLE);
+    }
+    if (!claimed) return tooManySessions(res);
     const initIds = new Set<RequestId>(initializeIds(body));
     let answer: "result" | "error" | undefined;
-    const Transport = streamableHttpTransport();
-    const transport = new Transport({
-      sessionIdGenerator: () => randomUUID(),
-      ...(store ? { eventStore: store } : {}),
-      ...(options.enableJsonResponse ? { enableJsonResponse: true } : {}),
-      ...(options.retryIntervalMs === undefined ? {} : { retryInterval: options.retryIntervalMs }),
-      // Called once the SDK accepted the initialize request, before the server answers it.
-      onsessioninitialized: (id) => {
-        if (!session.ended) sessions.set(id, session);
-      },
+    const session = newSession(id, principal, () => {
+      if (!session.ended) sessions.set(id, session);
     });
-    const session: HttpSession = {
-      transport,
-      store,
-      principal: principalOf(req),
-      open: 0,
-      idleSince: Date.now(),
-      timer: undefined,
-      ended: false,
-    };
-    live.add(session);
-    transport.onclose = () => forget(session);
+    const { transport } = session;
     // Watch for the answer to `initialize`: an error answer opens no session either.
     const send = transport.send.bind(transport);
     transport.send = (message: JSONRPCMessage, sendOptions) => {
@@ -232,7 +302,7 @@ export function createSessionRouter(app: SessionHost, options: HttpHandlerOption
       return send(message, sendOptions);
     };
     try {
-      await app.connect(transport);
+      await app.connect(transport, { session: bindingOf(session) });
     } catch (error) {
       forget(session);
       if (app.draining) return sendJsonRpcError(res, 503, -32000, SHUTTING_DOWN);
@@ -245,11 +315,58 @@ export function createSessionRouter(app: SessionHost, options: HttpHandlerOption
       // A request refused before the session was established (406, 415, 400, an error
       // answer, a client gone before the answer) leaves no session behind: close the
       // transport, which ends the app's session and its SDK server too.
-      const id = transport.sessionId;
-      const established =
-        id !== undefined && sessions.get(id) === session && answer === "result" && res.statusCode === 200;
-      if (!established) await transport.close();
+      const established = sessions.get(id) === session && answer === "result" && res.statusCode === 200;
+      if (established) session.ending = false;
+      else await transport.close();
     }
+  };
+
+  /** Rebuilds here a shared session opened on another instance (once, whatever the requests waiting for it). */
+  const revive = (id: string): Promise<HttpSession | undefined> => {
+    let pending = reviving.get(id);
+    if (!pending) {
+      pending = rebuild(id).finally(() => reviving.delete(id));
+      reviving.set(id, pending);
+    }
+    return pending;
+  };
+
+  const rebuild = async (id: string): Promise<HttpSession | undefined> => {
+    const record = await store.get(id, limits);
+    if (!record || closed) return undefined;
+    const session = newSession(id, record.principal);
+    session.ending = false;
+    reviveTransport(session.transport, id);
+    sessions.set(id, session);
+    try {
+      await app.connect(session.transport, { session: bindingOf(session, record) });
+    } catch (error) {
+      forget(session);
+      throw error;
+    }
+    return session;
+  };
+
+  /**
+   * The session a request names, checked against the shared store: this instance's copy
+   * when the session is still live (the check counts as its activity), a copy rebuilt from
+   * its record when this instance holds none, or nothing when it ended (DELETE or idle
+   * expiry, on any instance; a stale copy here is closed).
+   */
+  const sharedSession = async (id: string, req: AuthenticatedRequest): Promise<HttpSession | undefined> => {
+    const local = sessions.get(id);
+    if (!local) return revive(id);
+    if (!mayUse(local, req)) return local;
+    // Read whole (one round trip, as a touch would be): another instance may have changed it.
+    const record = await store.get(id, limits);
+    if (record) {
+      local.apply?.(record);
+      return local;
+    }
+    local.transport
+      .close()
+      .catch((error) => app.logger.warn("closing an ended session's copy failed", error));
+    return undefined;
   };
 
   const arrived = (req: AuthenticatedRequest, res: ServerResponse): void => {
@@ -272,7 +389,15 @@ export function createSessionRouter(app: SessionHost, options: HttpHandlerOption
     const sessionId = req.headers["mcp-session-id"];
     if (statelessRequests) return statelessRequests.serve(req, res, body, shuttingDown);
     if (typeof sessionId === "string") {
-      const session = sessions.get(sessionId);
+      let session = sessions.get(sessionId);
+      if (sharedSessions && (session || !shuttingDown)) {
+        try {
+          session = await sharedSession(sessionId, req);
+        } catch (error) {
+          app.logger.warn(`checking session ${sessionId} in the session store failed`, error);
+          return sendJsonRpcError(res, 503, -32000, SESSION_STORE_UNAVAILABLE);
+        }
+      }
       if (!session) {
         if (shuttingDown) return sendJsonRpcError(res, 503, -32000, SHUTTING_DOWN);
         return sendJsonRpcError(res, 404, -32001, SESSION_NOT_FOUND);
@@ -293,19 +418,23 @@ export function createSessionRouter(app: SessionHost, options: HttpHandlerOption
           "Cannot resume after this Last-Event-ID: the events after it are no longer kept (the stream store of a session is bounded); send the request again",
         );
       }
+      if (req.method === "DELETE" && sharedSessions) {
+        // Ended in the store before the answer: from then on every instance answers 404.
+        session.ending = true;
+        try {
+          await store.delete(sessionId);
+        } catch (error) {
+          session.ending = false;
+          app.logger.warn(`ending session ${sessionId} in the session store failed`, error);
+          return sendJsonRpcError(res, 503, -32000, SESSION_STORE_UNAVAILABLE);
+        }
+      }
       if (!tracked.has(res)) track(session, res);
       return session.transport.handleRequest(req, res, body);
     }
     if (req.method === "POST" && isInitialize(body)) {
       if (shuttingDown) return sendJsonRpcError(res, 503, -32000, SHUTTING_DOWN);
-      if (live.size >= maxSessions) {
-        return sendJsonRpcError(
-          res,
-          503,
-          -32000,
-          `Too many sessions: ${maxSessions} are open (maxSessions); retry later or end unused sessions with DELETE`,
-        );
-      }
+      if (live.size >= maxSessions) return tooManySessions(res);
       return open(req, res, body);
     }
     return sendJsonRpcError(
@@ -315,6 +444,14 @@ export function createSessionRouter(app: SessionHost, options: HttpHandlerOption
       "Bad Request: the Mcp-Session-Id header is required (initialize first)",
     );
   };
+
+  const tooManySessions = (res: ServerResponse) =>
+    sendJsonRpcError(
+      res,
+      503,
+      -32000,
+      `Too many sessions: ${maxSessions} are open (maxSessions); retry later or end unused sessions with DELETE`,
+    );
 
   return {
     ready: async () => {
