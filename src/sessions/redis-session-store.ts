@@ -6,6 +6,7 @@ import {
   type RedisConnectionOptions,
   redisConnection,
 } from "../redis/redis-connection.js";
+import { RedisChannels } from "./redis-channels.js";
 import type { SessionChange, SessionLimits, SessionRecord, SessionStore } from "./session-store.js";
 
 /** Options of `RedisSessionStore`. */
@@ -85,10 +86,12 @@ export class RedisSessionStore implements SessionStore {
   readonly shared = true;
   private readonly connection: RedisConnection;
   private readonly prefix: string;
+  private readonly channels: RedisChannels;
 
   constructor(options: RedisSessionStoreOptions = {}) {
     this.connection = redisConnection(options);
     this.prefix = options.prefix ?? "frugal:sessions:";
+    this.channels = new RedisChannels(options, this.connection);
   }
 
   /** Connects; `McpFactory.create` waits for this (briefly). */
@@ -164,7 +167,18 @@ export class RedisSessionStore implements SessionStore {
     return (await this.connection.client.eval(COUNT, 1, this.liveKey())) as number;
   }
 
+  /** Publishes on `<prefix>channel` (one instance listens there: see `listen`). */
+  async publish(channel: string, message: string): Promise<void> {
+    await this.channels.publish(`${this.prefix}${channel}`, message);
+  }
+
+  /** Listens on `<prefix>channel`, over a connection of its own opened on first use. */
+  listen(channel: string, onMessage: (message: string) => void): Promise<() => Promise<void>> {
+    return this.channels.listen(`${this.prefix}${channel}`, onMessage);
+  }
+
   async close(): Promise<void> {
+    await this.channels.close();
     await closeRedis(this.connection);
   }
 

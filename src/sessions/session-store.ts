@@ -77,6 +77,14 @@ export interface SessionStore {
   delete(id: string): Promise<boolean>;
   /** Sessions live now (expired ones not counted). */
   count(): Promise<number>;
+  /**
+   * Delivers `message` to the instance listening on `channel` (a shared store carries
+   * messages between the instances serving one session: a client's answer to a request
+   * another instance asked).
+   */
+  publish?(channel: string, message: string): Promise<void>;
+  /** Listens on `channel` until the returned function is called. */
+  listen?(channel: string, onMessage: (message: string) => void): Promise<() => Promise<void>>;
   /** Connects (`McpFactory.create` waits for it briefly). */
   ready?(): Promise<void>;
   /** Releases connections; called when the app closes. */

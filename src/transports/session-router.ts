@@ -7,6 +7,7 @@ import type {
 import { isInitializeRequest, type JSONRPCMessage, type RequestId } from "@modelcontextprotocol/sdk/types.js";
 import { MemorySessionStore } from "../sessions/memory-session-store.js";
 import type { SessionLimits, SessionRecord } from "../sessions/session-store.js";
+import { AnswerRelay, canRelay } from "./answer-relay.js";
 import type { AuthenticatedRequest } from "./authenticate.js";
 import {
   DEFAULT_EVENT_STORE_TOTAL_BYTES,
@@ -79,6 +80,8 @@ interface HttpSession {
   keepAlive: NodeJS.Timeout | undefined;
   /** Applies the record to the app's session (what another instance changed). */
   apply: ((record: SessionRecord) => void) | undefined;
+  /** Stops relaying the client's answers to this copy. */
+  detach: (() => void) | undefined;
 }
 
 const SHUTTING_DOWN = "Server is shutting down; connect again later";
@@ -128,6 +131,8 @@ export function createSessionRouter(app: SessionHost, options: HttpHandlerOption
   /** Sessions live in a store other instances read: any instance serves any request of any session. */
   const sharedSessions = store.shared;
   const limits: SessionLimits = { maxSessions, idleTimeoutMs };
+  /** Carries a client's answer to the instance whose call asked (a shared session's POSTs land anywhere). */
+  const relay = sharedSessions && canRelay(store) ? new AnswerRelay(store, app.logger) : undefined;
   const keepAliveMs =
     idleTimeoutMs > 0 && Number.isFinite(idleTimeoutMs) ? Math.max(1000, Math.floor(idleTimeoutMs / 3)) : 0;
   const stateless = options.stateless === true;
@@ -188,6 +193,7 @@ export function createSessionRouter(app: SessionHost, options: HttpHandlerOption
     live.delete(session);
     clearTimeout(session.timer);
     clearInterval(session.keepAlive);
+    session.detach?.();
     if (sessions.get(session.id) === session) sessions.delete(session.id);
     if (session.store instanceof MemoryEventStore) session.store.dispose();
     if (!sharedSessions || session.ending) {
@@ -230,6 +236,7 @@ export function createSessionRouter(app: SessionHost, options: HttpHandlerOption
       ending: true,
       keepAlive: undefined,
       apply: undefined,
+      detach: undefined,
     };
     live.add(session);
     transport.onclose = () => forget(session);
@@ -278,6 +285,7 @@ export function createSessionRouter(app: SessionHost, options: HttpHandlerOption
     // The place under maxSessions is claimed before the SDK sees the request (atomic across instances).
     let claimed: boolean;
     try {
+      await relay?.start();
       // An unshared session's record lives as long as its transport (the idle timer here ends both).
       const openLimits = sharedSessions ? limits : { maxSessions, idleTimeoutMs: Number.POSITIVE_INFINITY };
       claimed = await store.open(initialRecord(id, body, principal), openLimits);
@@ -303,6 +311,7 @@ export function createSessionRouter(app: SessionHost, options: HttpHandlerOption
     };
     try {
       await app.connect(transport, { session: bindingOf(session) });
+      session.detach = relay?.attach(id, transport);
     } catch (error) {
       forget(session);
       if (app.draining) return sendJsonRpcError(res, 503, -32000, SHUTTING_DOWN);
@@ -332,6 +341,7 @@ export function createSessionRouter(app: SessionHost, options: HttpHandlerOption
   };
 
   const rebuild = async (id: string): Promise<HttpSession | undefined> => {
+    await relay?.start();
     const record = await store.get(id, limits);
     if (!record || closed) return undefined;
     const session = newSession(id, record.principal);
@@ -340,6 +350,7 @@ export function createSessionRouter(app: SessionHost, options: HttpHandlerOption
     sessions.set(id, session);
     try {
       await app.connect(session.transport, { session: bindingOf(session, record) });
+      session.detach = relay?.attach(id, session.transport);
     } catch (error) {
       forget(session);
       throw error;
@@ -462,6 +473,7 @@ export function createSessionRouter(app: SessionHost, options: HttpHandlerOption
     close: async () => {
       closed = true;
       await Promise.allSettled([...live].map((s) => s.transport.close()));
+      await relay?.close();
       await statelessRequests?.close();
     },
     stats: () => {

@@ -8,7 +8,7 @@
  *   npx vitest run test/e2e/shared-sessions.test.ts
  */
 import type { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { LoggingMessageNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+import { ElicitRequestSchema, LoggingMessageNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import {
   Cached,
   McpModule,
@@ -54,6 +54,15 @@ class SharedService {
   async peek({ uri }: { uri: string }, ctx: ToolContext) {
     const slice = await ctx.resources.read(uri);
     return { version: slice.version, lines: slice.lines };
+  }
+
+  @Tool({ input: { question: z.string() } })
+  async ask({ question }: { question: string }, ctx: ToolContext) {
+    const answer = await ctx.elicit({
+      message: question,
+      requestedSchema: { type: "object", properties: { reply: { type: "string" } }, required: ["reply"] },
+    });
+    return { action: answer.action, reply: answer.content?.reply };
   }
 
   @Tool({ description: "Logs at info and at error" })
@@ -160,6 +169,41 @@ describe.skipIf(!available)("one session over three instances sharing Redis, rou
     await client.setLoggingLevel("error");
     for (let i = 0; i < instances.count; i++) await client.callTool({ name: "chatty", arguments: {} });
     expect(levels).toEqual(["error", "error", "error"]);
+  });
+
+  it("gets the client's answer to ctx.elicit whichever instance the answer lands on", async () => {
+    const carol = await instances.connect("carol", { elicitation: { form: {} } });
+    const client = carol.next();
+    client.setRequestHandler(ElicitRequestSchema, async (request) => {
+      return { action: "accept", content: { reply: `re: ${request.params.message}` } };
+    });
+    // Each answer is the next request after the call's: it lands on another instance than the call.
+    for (const question of ["one", "two", "three", "four"]) {
+      const answered = ok<{ action: string; reply: string }>(
+        await client.callTool({ name: "ask", arguments: { question } }),
+      );
+      expect(answered).toEqual({ action: "accept", reply: `re: ${question}` });
+    }
+  });
+
+  it("keeps answers apart when two instances ask one session at once", async () => {
+    const dave = await instances.connect("dave", { elicitation: { form: {} } });
+    const client = dave.next();
+    const ids: string[] = [];
+    client.setRequestHandler(ElicitRequestSchema, async (request, extra) => {
+      ids.push(String(extra.requestId));
+      return { action: "accept", content: { reply: `re: ${request.params.message}` } };
+    });
+    const questions = Array.from({ length: 6 }, (_, i) => `q${i}`);
+    const answers = await Promise.all(
+      questions.map(async (question) =>
+        ok<{ reply: string }>(await client.callTool({ name: "ask", arguments: { question } })),
+      ),
+    );
+    expect(answers.map((a) => a.reply)).toEqual(questions.map((q) => `re: ${q}`));
+    // Each instance numbers its requests from 0: the ids carry the instance, so none repeats.
+    expect(new Set(ids).size).toBe(questions.length);
+    expect(new Set(ids.map((id) => id.split("~")[0])).size).toBe(instances.count);
   });
 
   it("refuses the session to another principal on every instance", async () => {

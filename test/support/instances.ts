@@ -25,6 +25,7 @@ import type { AddressInfo } from "node:net";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
+import type { ClientCapabilities } from "@modelcontextprotocol/sdk/types.js";
 import {
   CACHE,
   EVENT_BUS,
@@ -116,9 +117,9 @@ export class Instances {
    * A round-robin client for the principal `principal` (its bearer token is
    * `token-<principal>`, and its auth info names it as the client id).
    */
-  async connect(principal: string): Promise<RoundRobinClient> {
+  async connect(principal: string, capabilities: ClientCapabilities = {}): Promise<RoundRobinClient> {
     const oneClient = this.options.stateless === true || this.options.sharedSessions === true;
-    const client = new RoundRobinClient(this, `token-${principal}`, oneClient);
+    const client = new RoundRobinClient(this, `token-${principal}`, oneClient, capabilities);
     await client.open();
     this.clients.push(client);
     return client;
@@ -199,6 +200,7 @@ export class RoundRobinClient {
     private readonly instances: Instances,
     private readonly token: string,
     private readonly stateless: boolean,
+    private readonly capabilities: ClientCapabilities = {},
   ) {}
 
   /** The bearer token this client sends. */
@@ -241,7 +243,7 @@ export class RoundRobinClient {
   }
 
   private async connectTo(url: string, fetch?: typeof globalThis.fetch): Promise<Client> {
-    const client = new Client({ name: "round-robin", version: "0.0.0" });
+    const client = new Client({ name: "round-robin", version: "0.0.0" }, { capabilities: this.capabilities });
     const headers = { authorization: `Bearer ${this.token}` };
     await client.connect(
       new StreamableHTTPClientTransport(new URL(url), {
