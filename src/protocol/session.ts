@@ -54,6 +54,11 @@ export interface Session {
 /** A 2025 session served by its own SDK 1.x server (`app.connect`). */
 export interface ServedSession extends Session {
   readonly server: Server;
+  /**
+   * Whether this instance sends the session's notifications outside calls (unset: it
+   * does). A shared session's copy does not while another instance holds its GET stream.
+   */
+  notifiesHere?: (() => boolean) | undefined;
 }
 
 /**

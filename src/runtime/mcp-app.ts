@@ -194,6 +194,7 @@ export class McpApp {
     const binding = options.session;
     if (binding) {
       session.persist = (change) => binding.persist(change);
+      session.notifiesHere = () => binding.notifiesHere();
       // What other instances serving the session may change: taken from its record.
       const apply = (record: SessionRecord) => {
         session.logLevel = record.logLevel;
@@ -299,7 +300,10 @@ export class McpApp {
 
   /** Sends `notifications/resources/updated` to every session subscribed to `uri`. */
   async notifyResourceUpdated(uri: string): Promise<void> {
-    const subscribed = [...this.sessions].filter((s) => !s.stateless && s.subscriptions.has(uri));
+    // A shared session hears of the change on every instance: the one holding its GET stream tells it.
+    const subscribed = [...this.sessions].filter(
+      (s) => !s.stateless && s.subscriptions.has(uri) && (s.notifiesHere?.() ?? true),
+    );
     await Promise.allSettled(subscribed.map((s) => s.server.sendResourceUpdated({ uri })));
   }
 

@@ -91,9 +91,13 @@ export function applyChange(record: SessionRecord, change: SessionChange): Sessi
   if (change.subscribe !== undefined && !subscriptions.includes(change.subscribe))
     subscriptions = [...subscriptions, change.subscribe];
   if (change.unsubscribe !== undefined) subscriptions = subscriptions.filter((u) => u !== change.unsubscribe);
+  let streamHolder = record.streamHolder;
+  if (change.holder !== undefined) streamHolder = change.holder;
+  if (change.release !== undefined && streamHolder === change.release) streamHolder = undefined;
   return {
     ...record,
     subscriptions,
+    streamHolder,
     ...(change.logLevel === undefined ? {} : { logLevel: change.logLevel }),
   };
 }

@@ -52,11 +52,16 @@ end
 if ARGV[3] == 'get' then return redis.call('HGETALL', KEYS[2]) end
 return 1`;
 
-/** KEYS: record. ARGV: log level, URI to subscribe, URI to unsubscribe ("" for none). Never revives an ended record. */
+/**
+ * KEYS: record. ARGV: log level, URI to subscribe, URI to unsubscribe, stream holder, holder
+ * to release ("" for none). Never revives an ended record.
+ */
 const UPDATE = `if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
 if ARGV[1] ~= '' then redis.call('HSET', KEYS[1], 'll', ARGV[1]) end
 if ARGV[2] ~= '' then redis.call('HSET', KEYS[1], 's:' .. ARGV[2], '1') end
 if ARGV[3] ~= '' then redis.call('HDEL', KEYS[1], 's:' .. ARGV[3]) end
+if ARGV[4] ~= '' then redis.call('HSET', KEYS[1], 'h', ARGV[4]) end
+if ARGV[5] ~= '' and redis.call('HGET', KEYS[1], 'h') == ARGV[5] then redis.call('HDEL', KEYS[1], 'h') end
 return 1`;
 
 /** KEYS: live set. */
@@ -148,6 +153,8 @@ export class RedisSessionStore implements SessionStore {
       change.logLevel ?? "",
       change.subscribe ?? "",
       change.unsubscribe ?? "",
+      change.holder ?? "",
+      change.release ?? "",
     );
   }
 
@@ -203,6 +210,7 @@ function encode(record: SessionRecord): string[] {
   if (record.logLevel) fields.push("ll", record.logLevel);
   if (record.principal !== undefined) fields.push("p", record.principal);
   for (const uri of record.subscriptions) fields.push(`s:${uri}`, "1");
+  if (record.streamHolder !== undefined) fields.push("h", record.streamHolder);
   return fields;
 }
 
@@ -223,6 +231,7 @@ function decode(id: string, flat: readonly string[]): SessionRecord {
     logLevel: fields.get("ll") as LoggingLevel | undefined,
     principal: fields.get("p"),
     subscriptions,
+    streamHolder: fields.get("h"),
     createdAt: Number(fields.get("c")),
     lastActiveAt: Number(fields.get("a")),
   };

@@ -20,6 +20,8 @@ export interface SessionRecord {
   readonly principal: string | undefined;
   /** URIs subscribed to with `resources/subscribe`. */
   readonly subscriptions: readonly string[];
+  /** The instance holding the session's standalone GET stream now, which sends its notifications (none: no stream open). */
+  readonly streamHolder: string | undefined;
   /** When the session was opened (epoch ms). */
   readonly createdAt: number;
   /** When a request of the session last arrived, on any instance (epoch ms). */
@@ -34,6 +36,10 @@ export interface SessionChange {
   readonly subscribe?: string;
   /** `resources/unsubscribe`. */
   readonly unsubscribe?: string;
+  /** The instance that opened the session's GET stream. */
+  readonly holder?: string;
+  /** The instance whose GET stream closed: it stops being the holder (unless another took over already). */
+  readonly release?: string;
 }
 
 /** Bounds a store enforces when it opens or touches a session. */

@@ -19,6 +19,11 @@ export interface SessionBinding {
    * not only this instance's copy of a shared one: what belongs to the session is dropped then.
    */
   endsOnClose(): boolean;
+  /**
+   * Whether this instance sends the session's notifications outside calls (resource
+   * updates): true unless the session is shared and its GET stream is held elsewhere.
+   */
+  notifiesHere(): boolean;
 }
 
 /**

@@ -36,6 +36,7 @@ export function initialRecord(id: string, body: unknown, principal: string | und
     logLevel: undefined,
     principal,
     subscriptions: [],
+    streamHolder: undefined,
     createdAt: 0,
     lastActiveAt: 0,
   };

@@ -7,7 +7,7 @@ import type {
 import { isInitializeRequest, type JSONRPCMessage, type RequestId } from "@modelcontextprotocol/sdk/types.js";
 import { MemorySessionStore } from "../sessions/memory-session-store.js";
 import type { SessionLimits, SessionRecord } from "../sessions/session-store.js";
-import { AnswerRelay, canRelay } from "./answer-relay.js";
+import { SessionRelay, canRelay, type RelayedSession } from "./session-relay.js";
 import type { AuthenticatedRequest } from "./authenticate.js";
 import {
   DEFAULT_EVENT_STORE_TOTAL_BYTES,
@@ -82,6 +82,8 @@ interface HttpSession {
   apply: ((record: SessionRecord) => void) | undefined;
   /** Stops relaying the client's answers to this copy. */
   detach: (() => void) | undefined;
+  /** GET streams of the session open on this instance. */
+  streams: number;
 }
 
 const SHUTTING_DOWN = "Server is shutting down; connect again later";
@@ -132,7 +134,7 @@ export function createSessionRouter(app: SessionHost, options: HttpHandlerOption
   const sharedSessions = store.shared;
   const limits: SessionLimits = { maxSessions, idleTimeoutMs };
   /** Carries a client's answer to the instance whose call asked (a shared session's POSTs land anywhere). */
-  const relay = sharedSessions && canRelay(store) ? new AnswerRelay(store, app.logger) : undefined;
+  const relay = sharedSessions && canRelay(store) ? new SessionRelay(store, app.logger) : undefined;
   const keepAliveMs =
     idleTimeoutMs > 0 && Number.isFinite(idleTimeoutMs) ? Math.max(1000, Math.floor(idleTimeoutMs / 3)) : 0;
   const stateless = options.stateless === true;
@@ -205,12 +207,43 @@ export function createSessionRouter(app: SessionHost, options: HttpHandlerOption
 
   const bindingOf = (session: HttpSession, revive?: SessionRecord): SessionBinding => ({
     revive,
-    persist: (change) => store.update(session.id, change),
+    persist: async (change) => {
+      await store.update(session.id, change);
+      if (!relay || (change.subscribe === undefined && change.unsubscribe === undefined)) return;
+      // The instance holding the GET stream sends resource updates: it must know the subscriptions now.
+      const holder = (await store.get(session.id, limits))?.streamHolder;
+      if (holder !== undefined) await relay.changed(session.id, holder);
+    },
     endsOnClose: () => !sharedSessions || session.ending,
+    notifiesHere: () => !relay || session.streams > 0,
     follow: (apply) => {
       session.apply = apply;
     },
   });
+
+  const relayedSession = (session: HttpSession): RelayedSession => ({
+    holdsStream: () => session.streams > 0,
+    streamHolder: async () => (await store.get(session.id, limits))?.streamHolder,
+    refresh: async () => {
+      const record = await store.get(session.id, limits);
+      if (record) session.apply?.(record);
+    },
+  });
+
+  /**
+   * Makes this instance the holder of the session's GET stream while `res` is open: the
+   * session's notifications outside calls are sent here, wherever they start.
+   */
+  const holdStream = async (session: HttpSession, res: ServerResponse): Promise<void> => {
+    if (!relay) return;
+    session.streams++;
+    res.once("close", () => {
+      session.streams--;
+      if (session.streams > 0 || session.ended) return;
+      store.update(session.id, { release: relay.instanceId }).catch(() => {});
+    });
+    await store.update(session.id, { holder: relay.instanceId });
+  };
 
   /** A transport (not yet connected) and the handler's view of session `id`. */
   const newSession = (id: string, principal: string | undefined, onInitialized?: () => void) => {
@@ -237,6 +270,7 @@ export function createSessionRouter(app: SessionHost, options: HttpHandlerOption
       keepAlive: undefined,
       apply: undefined,
       detach: undefined,
+      streams: 0,
     };
     live.add(session);
     transport.onclose = () => forget(session);
@@ -311,7 +345,7 @@ export function createSessionRouter(app: SessionHost, options: HttpHandlerOption
     };
     try {
       await app.connect(transport, { session: bindingOf(session) });
-      session.detach = relay?.attach(id, transport);
+      session.detach = relay?.attach(id, transport, relayedSession(session));
     } catch (error) {
       forget(session);
       if (app.draining) return sendJsonRpcError(res, 503, -32000, SHUTTING_DOWN);
@@ -350,7 +384,7 @@ export function createSessionRouter(app: SessionHost, options: HttpHandlerOption
     sessions.set(id, session);
     try {
       await app.connect(session.transport, { session: bindingOf(session, record) });
-      session.detach = relay?.attach(id, session.transport);
+      session.detach = relay?.attach(id, session.transport, relayedSession(session));
     } catch (error) {
       forget(session);
       throw error;
@@ -437,6 +471,14 @@ export function createSessionRouter(app: SessionHost, options: HttpHandlerOption
         } catch (error) {
           session.ending = false;
           app.logger.warn(`ending session ${sessionId} in the session store failed`, error);
+          return sendJsonRpcError(res, 503, -32000, SESSION_STORE_UNAVAILABLE);
+        }
+      }
+      if (req.method === "GET") {
+        try {
+          await holdStream(session, res);
+        } catch (error) {
+          app.logger.warn(`recording the GET stream of session ${sessionId} failed`, error);
           return sendJsonRpcError(res, 503, -32000, SESSION_STORE_UNAVAILABLE);
         }
       }

@@ -35,6 +35,7 @@ import {
   McpFactory,
   RedisCache,
   RedisEventBus,
+  RedisEventStore,
   RedisSessionStore,
   RedisStorage,
   SESSION_STORE,
@@ -58,6 +59,8 @@ export interface InstancesOptions {
   sharedSessions?: boolean;
   /** Options of every instance's HTTP handler. */
   httpOptions?: HttpHandlerOptions;
+  /** Give each instance a `RedisEventStore` (one store under the shared prefix): streams resume on any instance. */
+  sharedEventStore?: boolean;
 }
 
 /** The cursor secret every instance shares (as one configuration would give them). */
@@ -162,6 +165,9 @@ export class Instances {
     });
     const handler = app.httpHandler({
       ...(this.options.stateless ? { stateless: true } : {}),
+      ...(this.options.sharedEventStore
+        ? { eventStore: new RedisEventStore({ url, prefix: `${prefix}ev:` }) }
+        : {}),
       ...this.options.httpOptions,
     });
     const requests: Record<string, number> = {};

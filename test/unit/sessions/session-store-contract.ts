@@ -15,6 +15,7 @@ export function record(overrides: Partial<SessionRecord> = {}): SessionRecord {
     logLevel: undefined,
     principal: "principal:alice",
     subscriptions: [],
+    streamHolder: undefined,
     createdAt: 0,
     lastActiveAt: 0,
     ...overrides,
@@ -35,6 +36,10 @@ export function sessionStoreContract(
     await store.update(opened.id, { subscribe: "config://a" });
     await store.update(opened.id, { subscribe: "config://b" });
     await store.update(opened.id, { unsubscribe: "config://a" });
+    await store.update(opened.id, { holder: "instance-a" });
+    await store.update(opened.id, { holder: "instance-b" });
+    // A stream that closed on A after B took over leaves B the holder.
+    await store.update(opened.id, { release: "instance-a" });
     const read = await store.get(opened.id, limits);
     expect(read).toMatchObject({
       id: opened.id,
@@ -44,7 +49,10 @@ export function sessionStoreContract(
       logLevel: "warning",
       principal: "principal:alice",
       subscriptions: ["config://b"],
+      streamHolder: "instance-b",
     });
+    await store.update(opened.id, { release: "instance-b" });
+    expect((await store.get(opened.id, limits))?.streamHolder).toBeUndefined();
     expect(read?.createdAt).toBeGreaterThan(0);
     expect(read?.lastActiveAt).toBeGreaterThanOrEqual(read?.createdAt ?? 0);
   });

@@ -12,12 +12,30 @@ export function canRelay(store: SessionStore): store is RelayStore {
   return store.shared && typeof store.publish === "function" && typeof store.listen === "function";
 }
 
-/** What travels on an instance's answer channel. */
-interface RelayedAnswer {
-  /** The session whose POST carried the answer. */
+/** What travels on an instance's channel. */
+interface Relayed {
+  /** `a`: a client's answer; `n`: a notification for the GET stream held there; `r`: the record changed. */
+  k: "a" | "n" | "r";
+  /** The session concerned (for an answer: the session whose POST carried it). */
   s: string;
-  /** The answer, its id still as the client sent it. */
-  m: JSONRPCMessage;
+  /** The message (an answer keeps its id as the client sent it). */
+  m?: JSONRPCMessage;
+}
+
+/** How the relay reaches one session's copy on this instance. */
+export interface RelayedSession {
+  /** Whether this copy holds the session's GET stream (then its notifications are sent here). */
+  holdsStream(): boolean;
+  /** The instance holding the session's GET stream, read from the session's record. */
+  streamHolder(): Promise<string | undefined>;
+  /** Reads the session's record again (another instance changed it). */
+  refresh(): Promise<void>;
+}
+
+interface Attached {
+  answer(message: JSONRPCMessage): void;
+  notify(message: JSONRPCMessage): void;
+  refresh(): Promise<void>;
 }
 
 /**
@@ -34,12 +52,12 @@ interface RelayedAnswer {
  * answer ends at its own timeout or cancellation, as the SDK bounds it, and a late answer
  * is dropped by the SDK.
  */
-export class AnswerRelay {
+export class SessionRelay {
   /** This instance's part of every request id it sends. */
   readonly instanceId = randomBytes(8).toString("hex");
   /** Answers this instance received for calls running on another one. */
   relayed = 0;
-  private readonly deliver = new Map<string, (message: JSONRPCMessage) => void>();
+  private readonly attached = new Map<string, Attached>();
   private starting: Promise<void> | undefined;
   private stop: (() => Promise<void>) | undefined;
 
@@ -51,7 +69,7 @@ export class AnswerRelay {
   /** Listens on this instance's channel (once; again after a failure). */
   start(): Promise<void> {
     this.starting ??= this.store
-      .listen(`answers:${this.instanceId}`, (raw) => this.receive(raw))
+      .listen(`instance:${this.instanceId}`, (raw) => this.receive(raw))
       .then(
         (stop) => {
           this.stop = stop;
@@ -64,25 +82,58 @@ export class AnswerRelay {
     return this.starting;
   }
 
-  /** Routes the requests and answers of session `sessionId` over `transport` (connected already). */
-  attach(sessionId: string, transport: Transport): () => void {
+  /**
+   * Routes the messages of session `sessionId` over `transport` (connected already): its
+   * requests to the client and their answers, and its notifications outside any call, which
+   * go to the instance holding the session's GET stream when this copy does not.
+   */
+  attach(sessionId: string, transport: Transport, session: RelayedSession): () => void {
     const send = transport.send.bind(transport);
-    transport.send = (message, options) => send(outgoing(message, this.instanceId), options);
     const inner = transport.onmessage;
-    if (!inner) return () => {};
-    const local = (message: JSONRPCMessage) => inner(message);
-    this.deliver.set(sessionId, local);
-    transport.onmessage = (message, extra) => {
-      const routed = this.incoming(sessionId, message);
-      if (routed) inner(routed, extra);
+    const attached: Attached = {
+      answer: (message) => inner?.(message),
+      notify: (message) => {
+        send(message).catch((error: unknown) => {
+          this.logger.debug(`a notification relayed for session ${sessionId} could not be sent`, error);
+        });
+      },
+      refresh: () => session.refresh(),
     };
+    this.attached.set(sessionId, attached);
+    transport.send = async (message, options) => {
+      const out = outgoing(message, this.instanceId);
+      if (isStandalone(out, options?.relatedRequestId) && !session.holdsStream()) {
+        const holder = await session.streamHolder();
+        if (holder !== undefined && holder !== this.instanceId) {
+          const relayed: Relayed = { k: "n", s: sessionId, m: out };
+          await this.store.publish(`instance:${holder}`, JSON.stringify(relayed));
+          return;
+        }
+      }
+      return send(out, options);
+    };
+    if (inner) {
+      transport.onmessage = (message, extra) => {
+        const routed = this.incoming(sessionId, message);
+        if (routed) inner(routed, extra);
+      };
+    }
     return () => {
-      if (this.deliver.get(sessionId) === local) this.deliver.delete(sessionId);
+      if (this.attached.get(sessionId) === attached) this.attached.delete(sessionId);
     };
   }
 
+  /** Tells `instance` (the holder of the session's GET stream) that the session's record changed. */
+  async changed(sessionId: string, instance: string): Promise<void> {
+    if (instance === this.instanceId) return;
+    await this.store.publish(
+      `instance:${instance}`,
+      JSON.stringify({ k: "r", s: sessionId } satisfies Relayed),
+    );
+  }
+
   async close(): Promise<void> {
-    this.deliver.clear();
+    this.attached.clear();
     await this.stop?.();
     this.stop = undefined;
     this.starting = undefined;
@@ -95,8 +146,8 @@ export class AnswerRelay {
     if (!target) return message;
     if (target.instance === this.instanceId) return { ...message, id: target.id } as JSONRPCMessage;
     this.relayed++;
-    const answer: RelayedAnswer = { s: sessionId, m: message };
-    this.store.publish(`answers:${target.instance}`, JSON.stringify(answer)).catch((error: unknown) => {
+    const answer: Relayed = { k: "a", s: sessionId, m: message };
+    this.store.publish(`instance:${target.instance}`, JSON.stringify(answer)).catch((error: unknown) => {
       this.logger.warn(
         `relaying a client's answer to instance ${target.instance} failed; the call waiting for it ends at its timeout`,
         error,
@@ -106,24 +157,42 @@ export class AnswerRelay {
   }
 
   private receive(raw: string): void {
-    let answer: RelayedAnswer;
+    let relayed: Relayed;
     try {
-      answer = JSON.parse(raw) as RelayedAnswer;
+      relayed = JSON.parse(raw) as Relayed;
     } catch {
       return;
     }
-    const deliver = this.deliver.get(answer.s);
-    const target = isAnswer(answer.m) && typeof answer.m.id === "string" ? decode(answer.m.id) : undefined;
-    if (!deliver || !target || target.instance !== this.instanceId) {
-      this.logger.debug(`an answer relayed for session ${answer.s} found no call waiting here; dropped`);
+    const attached = this.attached.get(relayed.s);
+    if (!attached) {
+      this.logger.debug(`a message relayed for session ${relayed.s} found no copy of it here; dropped`);
       return;
     }
-    deliver({ ...answer.m, id: target.id } as JSONRPCMessage);
+    if (relayed.k === "r") {
+      attached.refresh().catch((error: unknown) => {
+        this.logger.warn(`reading the record of session ${relayed.s} again failed`, error);
+      });
+      return;
+    }
+    const message = relayed.m;
+    if (!message) return;
+    if (relayed.k === "n") {
+      attached.notify(message);
+      return;
+    }
+    const target = isAnswer(message) && typeof message.id === "string" ? decode(message.id) : undefined;
+    if (!target || target.instance !== this.instanceId) return;
+    attached.answer({ ...message, id: target.id } as JSONRPCMessage);
   }
 }
 
 function isAnswer(message: JSONRPCMessage): message is JSONRPCMessage & { id: RequestId } {
   return "id" in message && !("method" in message);
+}
+
+/** A notification outside any call: it goes on the session's standalone GET stream. */
+function isStandalone(message: JSONRPCMessage, relatedRequestId: RequestId | undefined): boolean {
+  return relatedRequestId === undefined && "method" in message && !("id" in message);
 }
 
 /** A server's request (or its cancellation) with its id made unique across instances. */

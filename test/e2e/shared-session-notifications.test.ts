@@ -1,0 +1,95 @@
+/**
+ * Notifications of shared sessions (issue 28): the session's standalone GET stream is held
+ * by whichever instance the client's GET landed on; a resource update caused on any
+ * instance reaches it there, once, and after the holder stops the client's stream resumes
+ * on another instance (`RedisEventStore`) and updates keep coming.
+ *
+ *   npx vitest run test/e2e/shared-session-notifications.test.ts
+ */
+import { ResourceUpdatedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+import { Cached, Invalidates, McpModule, McpService, Resource, Tool } from "frugal-mcp";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Instances, type RoundRobinClient } from "../support/instances.js";
+import { deletePrefix, randomPrefix, redisAvailable } from "../support/services.js";
+
+const available = await redisAvailable();
+const prefix = randomPrefix("shared-session-notifications");
+let version = 1;
+
+@McpService()
+class ConfigService {
+  @Resource("config://shared", { mimeType: "application/json" })
+  @Cached({ ttl: 60_000, invalidateOn: ["config.changed"] })
+  config() {
+    return { version };
+  }
+
+  @Tool()
+  @Invalidates("config.changed")
+  bump() {
+    version++;
+    return { version };
+  }
+}
+
+@McpModule({ services: [ConfigService] })
+class ConfigModule {}
+
+describe.skipIf(!available)("notifications of a session shared by three instances", () => {
+  let instances: Instances;
+  let erin: RoundRobinClient;
+  const updates: string[] = [];
+
+  beforeAll(async () => {
+    instances = await Instances.start(ConfigModule, {
+      count: 3,
+      prefix,
+      sharedSessions: true,
+      sharedEventStore: true,
+    });
+    erin = await instances.connect("erin");
+    erin.next().setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => {
+      updates.push(n.params.uri);
+    });
+  });
+
+  afterAll(async () => {
+    await instances?.close();
+    await deletePrefix(prefix);
+  });
+
+  /** The instance holding the client's GET stream now (the one whose GET is still open). */
+  const holder = () => [0, 1, 2].filter((i) => (instances.requests(i).GET ?? 0) > 0);
+
+  it("delivers each update once on the GET stream, wherever the change happened", async () => {
+    const client = erin.next();
+    await expect.poll(() => holder().length, { timeout: 5000 }).toBe(1);
+    await client.readResource({ uri: "config://shared" });
+    await client.subscribeResource({ uri: "config://shared" });
+    // Three changes, each on the next instance: every instance hears each one, one tells the client.
+    for (let i = 0; i < 3; i++) await client.callTool({ name: "bump", arguments: {} });
+    await expect.poll(() => updates.length, { timeout: 5000 }).toBe(3);
+    // A round trip through every instance: no late duplicate arrives.
+    for (let i = 0; i < 3; i++) await client.listTools();
+    expect(updates).toEqual(["config://shared", "config://shared", "config://shared"]);
+  });
+
+  it("keeps the session and its updates after the instance holding the stream stops", async () => {
+    const client = erin.next();
+    const [held] = holder();
+    expect(held).toBeDefined();
+    const before = updates.length;
+    const gets = [0, 1, 2].map((i) => (i === held ? 0 : (instances.requests(i).GET ?? 0)));
+    await instances.restart(held as number);
+    // The client's stream broke: it reconnects (with Last-Event-ID) to the next instance.
+    await expect
+      .poll(() => [0, 1, 2].some((i) => (instances.requests(i).GET ?? 0) > (gets[i] ?? 0)), {
+        timeout: 10_000,
+      })
+      .toBe(true);
+    await client.callTool({ name: "bump", arguments: {} });
+    await expect.poll(() => updates.length, { timeout: 5000 }).toBe(before + 1);
+    // Every request of the session is still served, the restarted instance included.
+    for (let i = 0; i < 3; i++) await client.listTools();
+  });
+});
