@@ -1,13 +1,9 @@
 import { randomUUID } from "node:crypto";
 import type { ServerResponse } from "node:http";
-import type {
-  EventStore,
-  StreamableHTTPServerTransport,
-} from "@modelcontextprotocol/sdk/server/streamableHttp.js";
-import { isInitializeRequest, type JSONRPCMessage, type RequestId } from "@modelcontextprotocol/sdk/types.js";
+import type { EventStore } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import type { JSONRPCMessage, RequestId } from "@modelcontextprotocol/sdk/types.js";
 import { MemorySessionStore } from "../sessions/memory-session-store.js";
-import type { SessionLimits, SessionRecord } from "../sessions/session-store.js";
-import { SessionRelay, canRelay, type RelayedSession } from "./session-relay.js";
+import type { SessionLimits } from "../sessions/session-store.js";
 import type { AuthenticatedRequest } from "./authenticate.js";
 import {
   DEFAULT_EVENT_STORE_TOTAL_BYTES,
@@ -16,75 +12,25 @@ import {
   type HttpHandlerOptions,
   type HttpHandlerStats,
 } from "./http-handler.js";
+import {
+  checkedOption,
+  type HttpSession,
+  initializeIds,
+  isInitialize,
+  sharedEventStore,
+} from "./http-session.js";
 import { sendJsonRpcError } from "./json-rpc-response.js";
 import { DEFAULT_EVENT_STORE_MAX_BYTES, EventStoreBudget, MemoryEventStore } from "./memory-event-store.js";
-import { isSharedEventStore, ScopedEventStore, type SharedEventStore } from "./scoped-event-store.js";
-import type { SessionBinding, SessionHost } from "./session-host.js";
+import { ScopedEventStore } from "./scoped-event-store.js";
+import type { SessionHost } from "./session-host.js";
 import { initialRecord, SESSION_STORE_UNAVAILABLE } from "./session-records.js";
-import { reviveTransport } from "./session-revival.js";
+import { canRelay, SessionRelay } from "./session-relay.js";
+import { sharedSessions as sharedSessionsOf } from "./shared-sessions.js";
 import { statelessSettingsProblem } from "./stateless-checks.js";
 import { StatelessRequests } from "./stateless-requests.js";
-
-type StreamableHttpModule = typeof import("@modelcontextprotocol/sdk/server/streamableHttp.js");
-let streamableHttp: StreamableHttpModule | undefined;
-let streamableHttpLoading: Promise<StreamableHttpModule> | undefined;
-
-/**
- * Imports the SDK's Streamable HTTP transport when HTTP is first served, not at start-up:
- * it (and the web-standard HTTP layer under it) costs about 30 ms that a stdio server
- * never needs. Once loaded, awaiting it takes a microtask.
- */
-function loadStreamableHttp(): Promise<StreamableHttpModule> {
-  streamableHttpLoading ??= import("@modelcontextprotocol/sdk/server/streamableHttp.js").then(
-    (module) => {
-      streamableHttp = module;
-      return module;
-    },
-    (error: unknown) => {
-      streamableHttpLoading = undefined;
-      throw error;
-    },
-  );
-  return streamableHttpLoading;
-}
-
-/** The transport class; every request awaits `loadStreamableHttp()` before it gets here. */
-function streamableHttpTransport(): StreamableHttpModule["StreamableHTTPServerTransport"] {
-  if (!streamableHttp) throw new Error("the Streamable HTTP transport is not loaded yet");
-  return streamableHttp.StreamableHTTPServerTransport;
-}
+import { loadStreamableHttp, streamableHttpTransport } from "./streamable-http-module.js";
 
 const MAX_TIMER_MS = 2 ** 31 - 1;
-
-/** One session as the handler sees it (with a shared session store: this instance's copy of it). */
-interface HttpSession {
-  /** The `Mcp-Session-Id`, chosen before `initialize` is answered. */
-  readonly id: string;
-  readonly transport: StreamableHTTPServerTransport;
-  readonly store: EventStore | undefined;
-  /** The principal that opened it, when it was opened with auth info: it serves that principal only. */
-  readonly principal: string | undefined;
-  /** HTTP requests of the session being answered now (an open GET stream counts). */
-  open: number;
-  /** When `open` last dropped to zero. */
-  idleSince: number;
-  timer: NodeJS.Timeout | undefined;
-  ended: boolean;
-  /**
-   * Closing the transport ends the session for good, its record too: while it is not yet
-   * established, on DELETE, and always for an unshared store. A shared session's copy
-   * closing here otherwise (idle on this instance, the instance stopping) leaves it to the others.
-   */
-  ending: boolean;
-  /** Touches the shared record while requests of the session are open here (an open GET stream is activity). */
-  keepAlive: NodeJS.Timeout | undefined;
-  /** Applies the record to the app's session (what another instance changed). */
-  apply: ((record: SessionRecord) => void) | undefined;
-  /** Stops relaying the client's answers to this copy. */
-  detach: (() => void) | undefined;
-  /** GET streams of the session open on this instance. */
-  streams: number;
-}
 
 const SHUTTING_DOWN = "Server is shutting down; connect again later";
 const SESSION_NOT_FOUND = "Session not found: it ended or never existed; initialize a new one";
@@ -162,8 +108,6 @@ export function createSessionRouter(app: SessionHost, options: HttpHandlerOption
   const sessions = new Map<string, HttpSession>();
   /** Every session not yet ended, initializing ones included (what `maxSessions` bounds). */
   const live = new Set<HttpSession>();
-  /** Shared sessions being rebuilt here, so concurrent requests of one session rebuild it once. */
-  const reviving = new Map<string, Promise<HttpSession | undefined>>();
   let closed = false;
   /** Responses already counted as activity of their session when they arrived. */
   const tracked = new WeakSet<ServerResponse>();
@@ -205,45 +149,17 @@ export function createSessionRouter(app: SessionHost, options: HttpHandlerOption
     }
   };
 
-  const bindingOf = (session: HttpSession, revive?: SessionRecord): SessionBinding => ({
-    revive,
-    persist: async (change) => {
-      await store.update(session.id, change);
-      if (!relay || (change.subscribe === undefined && change.unsubscribe === undefined)) return;
-      // The instance holding the GET stream sends resource updates: it must know the subscriptions now.
-      const holder = (await store.get(session.id, limits))?.streamHolder;
-      if (holder !== undefined) await relay.changed(session.id, holder);
-    },
-    endsOnClose: () => !sharedSessions || session.ending,
-    notifiesHere: () => !relay || session.streams > 0,
-    follow: (apply) => {
-      session.apply = apply;
-    },
+  const { bindingOf, relayedSession, holdStream, sharedSession } = sharedSessionsOf({
+    app,
+    store,
+    limits,
+    relay,
+    sessions,
+    newSession: (id, principal) => newSession(id, principal),
+    forget: (session) => forget(session),
+    mayUse,
+    isClosed: () => closed,
   });
-
-  const relayedSession = (session: HttpSession): RelayedSession => ({
-    holdsStream: () => session.streams > 0,
-    streamHolder: async () => (await store.get(session.id, limits))?.streamHolder,
-    refresh: async () => {
-      const record = await store.get(session.id, limits);
-      if (record) session.apply?.(record);
-    },
-  });
-
-  /**
-   * Makes this instance the holder of the session's GET stream while `res` is open: the
-   * session's notifications outside calls are sent here, wherever they start.
-   */
-  const holdStream = async (session: HttpSession, res: ServerResponse): Promise<void> => {
-    if (!relay) return;
-    session.streams++;
-    res.once("close", () => {
-      session.streams--;
-      if (session.streams > 0 || session.ended) return;
-      store.update(session.id, { release: relay.instanceId }).catch(() => {});
-    });
-    await store.update(session.id, { holder: relay.instanceId });
-  };
 
   /** A transport (not yet connected) and the handler's view of session `id`. */
   const newSession = (id: string, principal: string | undefined, onInitialized?: () => void) => {
@@ -364,56 +280,6 @@ export function createSessionRouter(app: SessionHost, options: HttpHandlerOption
     }
   };
 
-  /** Rebuilds here a shared session opened on another instance (once, whatever the requests waiting for it). */
-  const revive = (id: string): Promise<HttpSession | undefined> => {
-    let pending = reviving.get(id);
-    if (!pending) {
-      pending = rebuild(id).finally(() => reviving.delete(id));
-      reviving.set(id, pending);
-    }
-    return pending;
-  };
-
-  const rebuild = async (id: string): Promise<HttpSession | undefined> => {
-    await relay?.start();
-    const record = await store.get(id, limits);
-    if (!record || closed) return undefined;
-    const session = newSession(id, record.principal);
-    session.ending = false;
-    reviveTransport(session.transport, id);
-    sessions.set(id, session);
-    try {
-      await app.connect(session.transport, { session: bindingOf(session, record) });
-      session.detach = relay?.attach(id, session.transport, relayedSession(session));
-    } catch (error) {
-      forget(session);
-      throw error;
-    }
-    return session;
-  };
-
-  /**
-   * The session a request names, checked against the shared store: this instance's copy
-   * when the session is still live (the check counts as its activity), a copy rebuilt from
-   * its record when this instance holds none, or nothing when it ended (DELETE or idle
-   * expiry, on any instance; a stale copy here is closed).
-   */
-  const sharedSession = async (id: string, req: AuthenticatedRequest): Promise<HttpSession | undefined> => {
-    const local = sessions.get(id);
-    if (!local) return revive(id);
-    if (!mayUse(local, req)) return local;
-    // Read whole (one round trip, as a touch would be): another instance may have changed it.
-    const record = await store.get(id, limits);
-    if (record) {
-      local.apply?.(record);
-      return local;
-    }
-    local.transport
-      .close()
-      .catch((error) => app.logger.warn("closing an ended session's copy failed", error));
-    return undefined;
-  };
-
   const arrived = (req: AuthenticatedRequest, res: ServerResponse): void => {
     // A request on a session counts as activity from its first byte (a slow upload too).
     const sessionId = req.headers["mcp-session-id"];
@@ -525,28 +391,4 @@ export function createSessionRouter(app: SessionHost, options: HttpHandlerOption
       return { sessions: sessions.size, eventStoreBytes };
     },
   };
-}
-
-function isInitialize(body: unknown): boolean {
-  return Array.isArray(body) ? body.some((m) => isInitializeRequest(m)) : isInitializeRequest(body);
-}
-
-function initializeIds(body: unknown): RequestId[] {
-  const messages = Array.isArray(body) ? body : [body];
-  return messages.filter((m) => isInitializeRequest(m)).map((m) => (m as unknown as { id: RequestId }).id);
-}
-
-/** The `eventStore` option when it is one store shared by every session; refuses other objects. */
-function sharedEventStore(option: HttpHandlerOptions["eventStore"]): SharedEventStore | undefined {
-  if (option === undefined || option === false || typeof option === "function") return undefined;
-  if (isSharedEventStore(option)) return option;
-  throw new TypeError(
-    "HTTP option eventStore must be a function making one store per session (() => new MemoryEventStore()), a store shared by every session (new RedisEventStore(…)), or false",
-  );
-}
-
-function checkedOption(name: string, value: number, min: number): number {
-  if (typeof value !== "number" || Number.isNaN(value) || value < min)
-    throw new RangeError(`HTTP option ${name} must be a number >= ${min}, got ${String(value)}`);
-  return value;
 }
