@@ -39,9 +39,12 @@ interface Attached {
 }
 
 /**
- * Carries a client's answers to server-to-client requests (`ctx.elicit`, `ctx.sample`,
- * `ctx.listRoots`) to the instance whose call asked, when a load balancer sends the POST
- * carrying the answer to another instance of a shared session.
+ * Carries messages of shared sessions between instances, over the session store's pub/sub
+ * (one channel per instance): a client's answers to server-to-client requests
+ * (`ctx.elicit`, `ctx.sample`, `ctx.listRoots`) go to the instance whose call asked, when a
+ * load balancer sends the POST carrying the answer elsewhere; notifications outside calls
+ * go to the instance holding the session's GET stream; a change of a session's
+ * subscriptions is announced to that instance, so it reads the record again.
  *
  * Each SDK server numbers its own requests from 0, so two instances serving one session
  * would ask with the same ids: the request ids a server sends are rewritten as
