@@ -30,12 +30,15 @@ export interface RelayedSession {
   streamHolder(): Promise<string | undefined>;
   /** Reads the session's record again (another instance changed it). */
   refresh(): Promise<void>;
+  /** Closes this copy: the session ended on another instance (DELETE). */
+  end(): void;
 }
 
 interface Attached {
   answer(message: JSONRPCMessage): void;
   notify(message: JSONRPCMessage): void;
   refresh(): Promise<void>;
+  end(): void;
 }
 
 /**
@@ -62,7 +65,7 @@ export class SessionRelay {
   relayed = 0;
   private readonly attached = new Map<string, Attached>();
   private starting: Promise<void> | undefined;
-  private stop: (() => Promise<void>) | undefined;
+  private stops: Array<() => Promise<void>> = [];
 
   constructor(
     private readonly store: RelayStore,
@@ -71,18 +74,25 @@ export class SessionRelay {
 
   /** Listens on this instance's channel (once; again after a failure). */
   start(): Promise<void> {
-    this.starting ??= this.store
-      .listen(`instance:${this.instanceId}`, (raw) => this.receive(raw))
-      .then(
-        (stop) => {
-          this.stop = stop;
-        },
-        (error: unknown) => {
-          this.starting = undefined;
-          throw error;
-        },
-      );
+    this.starting ??= Promise.all([
+      this.store.listen(`instance:${this.instanceId}`, (raw) => this.receive(raw)),
+      // Every instance hears that a session ended, and closes its copy (and the streams on it).
+      this.store.listen("ended", (id) => this.attached.get(id)?.end()),
+    ]).then(
+      (stops) => {
+        this.stops = stops;
+      },
+      (error: unknown) => {
+        this.starting = undefined;
+        throw error;
+      },
+    );
     return this.starting;
+  }
+
+  /** Tells every instance that session `sessionId` ended (DELETE): each closes its copy. */
+  async ended(sessionId: string): Promise<void> {
+    await this.store.publish("ended", sessionId);
   }
 
   /**
@@ -101,6 +111,7 @@ export class SessionRelay {
         });
       },
       refresh: () => session.refresh(),
+      end: () => session.end(),
     };
     this.attached.set(sessionId, attached);
     transport.send = async (message, options) => {
@@ -137,8 +148,8 @@ export class SessionRelay {
 
   async close(): Promise<void> {
     this.attached.clear();
-    await this.stop?.();
-    this.stop = undefined;
+    await Promise.allSettled(this.stops.map((stop) => stop()));
+    this.stops = [];
     this.starting = undefined;
   }
 

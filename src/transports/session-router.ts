@@ -339,6 +339,10 @@ export function createSessionRouter(app: SessionHost, options: HttpHandlerOption
           app.logger.warn(`ending session ${sessionId} in the session store failed`, error);
           return sendJsonRpcError(res, 503, -32000, SESSION_STORE_UNAVAILABLE);
         }
+        // The other instances close their copies now (a copy missing this learns it on its next request).
+        relay?.ended(sessionId).catch((error: unknown) => {
+          app.logger.warn(`telling the other instances that session ${sessionId} ended failed`, error);
+        });
       }
       if (req.method === "GET") {
         try {

@@ -61,6 +61,11 @@ export function sharedSessions(deps: SharedSessionsDeps) {
       const record = await store.get(session.id, limits);
       if (record) session.apply?.(record);
     },
+    end: () => {
+      session.transport
+        .close()
+        .catch((error) => app.logger.warn("closing an ended session's copy failed", error));
+    },
   });
 
   /**

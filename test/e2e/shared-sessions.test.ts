@@ -214,6 +214,8 @@ describe.skipIf(!available)("one session over three instances sharing Redis, rou
   });
 
   it("ends the session on all three instances with one DELETE", async () => {
+    const copies = () => [0, 1, 2].reduce((sum, i) => sum + instances.app(i).stats().sessions, 0);
+    const before = copies();
     const bob = await instances.connect("bob");
     const client = bob.next();
     await client.listTools();
@@ -221,7 +223,11 @@ describe.skipIf(!available)("one session over three instances sharing Redis, rou
     const sessionId = transport.sessionId as string;
     for (let i = 0; i < instances.count; i++)
       expect(await statusOn(instances, i, sessionId, bob.bearer)).toBe(200);
+    // Each instance holds a copy of the session now.
+    expect(copies()).toBe(before + 3);
     await transport.terminateSession();
+    // Every instance closes its copy at once (the one holding the GET stream too), before any request.
+    await expect.poll(copies, { timeout: 5000 }).toBe(before);
     for (let i = 0; i < instances.count; i++)
       expect(await statusOn(instances, i, sessionId, bob.bearer)).toBe(404);
     const store = instances.app(1).get(SESSION_STORE) as SessionStore;
