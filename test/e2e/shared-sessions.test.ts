@@ -2,11 +2,13 @@
  * Shared sessions (issue 28): three app instances on loopback share one Redis, sessions
  * included (`RedisSessionStore` as `SESSION_STORE`), behind a round-robin client with no
  * stickiness: one SDK 1.x `Client`, one `Mcp-Session-Id`, every HTTP request sent to the
- * next instance. Any instance serves any request of the session, rebuilding it from its
+ * next instance (the SDK v2 client in legacy mode too). Any instance serves any request
+ * of the session, rebuilding it from its
  * record when it holds no copy; DELETE ends it on all three.
  *
  *   npx vitest run test/e2e/shared-sessions.test.ts
  */
+import { Client as ClientV2, StreamableHTTPClientTransport as HttpV2 } from "@modelcontextprotocol/client";
 import type { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { ElicitRequestSchema, LoggingMessageNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import {
@@ -23,6 +25,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { Instances, type RoundRobinClient } from "../support/instances.js";
+import { roundRobin } from "../support/round-robin.js";
 import { deletePrefix, randomPrefix, redisAvailable } from "../support/services.js";
 
 const available = await redisAvailable();
@@ -204,6 +207,40 @@ describe.skipIf(!available)("one session over three instances sharing Redis, rou
     // Each instance numbers its requests from 0: the ids carry the instance, so none repeats.
     expect(new Set(ids).size).toBe(questions.length);
     expect(new Set(ids.map((id) => id.split("~")[0])).size).toBe(instances.count);
+  });
+
+  it("serves the SDK v2 client in legacy mode the same way", async () => {
+    const balancer = roundRobin([0, 1, 2].map((i) => instances.url(i)));
+    const client = new ClientV2(
+      { name: "v2-legacy", version: "1.0.0" },
+      { versionNegotiation: { mode: "legacy" }, capabilities: { elicitation: { form: {} } } },
+    );
+    client.setRequestHandler("elicitation/create", async (request) => ({
+      action: "accept" as const,
+      content: { reply: `v2: ${request.params.message}` },
+    }));
+    const transport = new HttpV2(new URL(instances.url(0)), {
+      fetch: balancer.fetch,
+      requestInit: { headers: { authorization: "Bearer token-frank" } },
+    });
+    await client.connect(transport);
+    try {
+      const page = (await client.callTool({ name: "numbers", arguments: {} })).structuredContent as {
+        nextCursor: string;
+      };
+      const next = await client.callTool({ name: "numbers", arguments: { cursor: page.nextCursor } });
+      expect(next.isError).toBeFalsy();
+      for (const question of ["a", "b", "c"]) {
+        const answered = await client.callTool({ name: "ask", arguments: { question } });
+        expect(answered.structuredContent).toEqual({ action: "accept", reply: `v2: ${question}` });
+      }
+      expect(new Set(balancer.routed.filter((r) => r.method === "POST").map((r) => r.instance)).size).toBe(3);
+      const sessionIds = new Set(balancer.routed.map((r) => r.sessionId).filter(Boolean));
+      expect(sessionIds.size).toBe(1);
+    } finally {
+      await transport.terminateSession();
+      await client.close();
+    }
   });
 
   it("refuses the session to another principal on every instance", async () => {
