@@ -3,8 +3,8 @@
  * included (`RedisSessionStore` as `SESSION_STORE`), behind a round-robin client with no
  * stickiness: one SDK 1.x `Client`, one `Mcp-Session-Id`, every HTTP request sent to the
  * next instance (the SDK v2 client in legacy mode too). Any instance serves any request
- * of the session, rebuilding it from its
- * record when it holds no copy; DELETE ends it on all three.
+ * of the session, rebuilding it from its record when it holds no copy; DELETE ends it on
+ * all three.
  *
  *   npx vitest run test/e2e/shared-sessions.test.ts
  */
