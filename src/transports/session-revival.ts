@@ -12,6 +12,10 @@
  *   `getClientCapabilities()` and by its checks before a request to the client) and its
  *   `clientInfo` (`_clientVersion`, read by `getClientVersion()`).
  *
+ * - The transport names a session's standalone GET stream `_GET_stream` in its event store
+ *   (`STANDALONE_STREAM_ID`): a GET resuming it (not a call's stream) makes an instance the
+ *   holder of the session's notifications.
+ *
  * The negotiated protocol version is not kept by SDK 1.x after `initialize` (each request
  * names its own in `Mcp-Protocol-Version`, which the transport checks against the versions
  * it supports), so nothing is set for it; the record keeps it for the day the SDK does.
@@ -40,6 +44,9 @@ interface ServerState {
   _clientCapabilities: ClientCapabilities | undefined;
   _clientVersion: Implementation | undefined;
 }
+
+/** The stream id SDK 1.x gives a session's standalone GET stream in its event store. */
+export const STANDALONE_STREAM_ID = "_GET_stream";
 
 const SDK_CHANGED =
   "@modelcontextprotocol/sdk changed its internals: frugal-mcp cannot rebuild a shared session on this instance (src/transports/session-revival.ts); pin @modelcontextprotocol/sdk to a 1.x version frugal-mcp supports";

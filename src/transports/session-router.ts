@@ -346,7 +346,7 @@ export function createSessionRouter(app: SessionHost, options: HttpHandlerOption
       }
       if (req.method === "GET") {
         try {
-          await holdStream(session, res);
+          await holdStream(session, req, res);
         } catch (error) {
           app.logger.warn(`recording the GET stream of session ${sessionId} failed`, error);
           return sendJsonRpcError(res, 503, -32000, SESSION_STORE_UNAVAILABLE);

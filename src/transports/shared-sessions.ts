@@ -4,7 +4,7 @@ import type { AuthenticatedRequest } from "./authenticate.js";
 import type { HttpSession } from "./http-session.js";
 import type { SessionBinding, SessionHost } from "./session-host.js";
 import type { RelayedSession, SessionRelay } from "./session-relay.js";
-import { reviveTransport } from "./session-revival.js";
+import { reviveTransport, STANDALONE_STREAM_ID } from "./session-revival.js";
 
 /** What the shared-session logic needs from the session router. */
 export interface SharedSessionsDeps {
@@ -72,8 +72,18 @@ export function sharedSessions(deps: SharedSessionsDeps) {
    * Makes this instance the holder of the session's GET stream while `res` is open: the
    * session's notifications outside calls are sent here, wherever they start.
    */
-  const holdStream = async (session: HttpSession, res: ServerResponse): Promise<void> => {
+  const holdStream = async (
+    session: HttpSession,
+    req: AuthenticatedRequest,
+    res: ServerResponse,
+  ): Promise<void> => {
     if (!relay) return;
+    // A GET resuming a call's stream (after Last-Event-ID) carries that call's messages only.
+    const lastEventId = req.headers["last-event-id"];
+    if (typeof lastEventId === "string" && session.store?.getStreamIdForEventId) {
+      const streamId = await session.store.getStreamIdForEventId(lastEventId);
+      if (streamId !== undefined && streamId !== STANDALONE_STREAM_ID) return;
+    }
     session.streams++;
     res.once("close", () => {
       session.streams--;

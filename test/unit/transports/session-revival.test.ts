@@ -6,7 +6,22 @@
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { describe, expect, it } from "vitest";
-import { reviveServer, reviveTransport } from "../../../src/transports/session-revival.js";
+import { MemoryEventStore } from "../../../src/transports/memory-event-store.js";
+import {
+  reviveServer,
+  reviveTransport,
+  STANDALONE_STREAM_ID,
+} from "../../../src/transports/session-revival.js";
+
+/** A real event store that also remembers the ids it gave. */
+class RecordingStore extends MemoryEventStore {
+  readonly ids: string[] = [];
+  override async storeEvent(...args: Parameters<MemoryEventStore["storeEvent"]>) {
+    const id = await super.storeEvent(...args);
+    this.ids.push(id);
+    return id;
+  }
+}
 
 describe("session revival", () => {
   it("makes a fresh transport the initialized transport of a given session", () => {
@@ -25,6 +40,21 @@ describe("session revival", () => {
     expect(() => reviveTransport({} as StreamableHTTPServerTransport, "x")).toThrow(
       /pin @modelcontextprotocol\/sdk/,
     );
+  });
+
+  it("names the standalone GET stream as the SDK stores it", async () => {
+    const eventStore = new RecordingStore();
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: () => "unused", eventStore });
+    reviveTransport(transport, "session-1");
+    const server = new Server(
+      { name: "s", version: "1" },
+      { capabilities: { resources: { listChanged: true } } },
+    );
+    await server.connect(transport);
+    // A notification outside any call goes to the standalone stream (kept for replay while none is open).
+    await server.sendResourceListChanged();
+    expect(await eventStore.getStreamIdForEventId(eventStore.ids[0] as string)).toBe(STANDALONE_STREAM_ID);
+    await server.close();
   });
 
   it("gives a fresh server the client's declared capabilities and clientInfo", () => {
