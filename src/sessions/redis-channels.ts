@@ -26,8 +26,9 @@ export class RedisChannels {
     private readonly publisher: RedisConnection,
   ) {}
 
-  async publish(channel: string, message: string): Promise<void> {
-    await this.publisher.client.publish(channel, message);
+  /** Publishes `message`; resolves how many subscribers received it. */
+  publish(channel: string, message: string): Promise<number> {
+    return this.publisher.client.publish(channel, message);
   }
 
   async listen(channel: string, onMessage: (message: string) => void): Promise<() => Promise<void>> {

@@ -175,8 +175,8 @@ export class RedisSessionStore implements SessionStore {
   }
 
   /** Publishes on `<prefix>channel` (one instance listens there: see `listen`). */
-  async publish(channel: string, message: string): Promise<void> {
-    await this.channels.publish(`${this.prefix}${channel}`, message);
+  publish(channel: string, message: string): Promise<number> {
+    return this.channels.publish(`${this.prefix}${channel}`, message);
   }
 
   /** Listens on `<prefix>channel`, over a connection of its own opened on first use. */

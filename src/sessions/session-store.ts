@@ -86,9 +86,9 @@ export interface SessionStore {
   /**
    * Delivers `message` to the instance listening on `channel` (a shared store carries
    * messages between the instances serving one session: a client's answer to a request
-   * another instance asked).
+   * another instance asked). Resolves how many listeners received it (0: nobody listens there).
    */
-  publish?(channel: string, message: string): Promise<void>;
+  publish?(channel: string, message: string): Promise<number>;
   /** Listens on `channel` until the returned function is called. */
   listen?(channel: string, onMessage: (message: string) => void): Promise<() => Promise<void>>;
   /** Connects (`McpFactory.create` waits for it briefly). */

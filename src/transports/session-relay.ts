@@ -120,8 +120,8 @@ export class SessionRelay {
         const holder = await session.streamHolder();
         if (holder !== undefined && holder !== this.instanceId) {
           const relayed: Relayed = { k: "n", s: sessionId, m: out };
-          await this.store.publish(`instance:${holder}`, JSON.stringify(relayed));
-          return;
+          // Nobody there (the holder stopped): sent here instead, where the event store keeps it for a resume.
+          if ((await this.store.publish(`instance:${holder}`, JSON.stringify(relayed))) > 0) return;
         }
       }
       return send(out, options);

@@ -384,6 +384,11 @@ export function createSessionRouter(app: SessionHost, options: HttpHandlerOption
     serve,
     close: async () => {
       closed = true;
+      // This instance stops holding GET streams: notifications go elsewhere (or wait in the event store).
+      if (relay) {
+        const held = [...live].filter((s) => s.streams > 0);
+        await Promise.allSettled(held.map((s) => store.update(s.id, { release: relay.instanceId })));
+      }
       await Promise.allSettled([...live].map((s) => s.transport.close()));
       await relay?.close();
       await statelessRequests?.close();
