@@ -6,9 +6,13 @@
  *
  *   npx vitest run test/e2e/shared-session-notifications.test.ts
  */
-import { ResourceUpdatedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
-import { Cached, Invalidates, McpModule, McpService, Resource, Tool } from "frugal-mcp";
+import {
+  ResourceListChangedNotificationSchema,
+  ResourceUpdatedNotificationSchema,
+} from "@modelcontextprotocol/sdk/types.js";
+import { Cached, Invalidates, McpModule, McpService, Resource, Tool, type ToolContext } from "frugal-mcp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
 import { Instances, type RoundRobinClient } from "../support/instances.js";
 import { deletePrefix, randomPrefix, redisAvailable } from "../support/services.js";
 
@@ -22,6 +26,11 @@ class ConfigService {
   @Cached({ ttl: 60_000, invalidateOn: ["config.changed"] })
   config() {
     return { version };
+  }
+
+  @Tool({ input: { text: z.string() } })
+  async save({ text }: { text: string }, ctx: ToolContext) {
+    return ctx.resources.create(text, { name: "note", mimeType: "text/plain" });
   }
 
   @Tool()
@@ -39,6 +48,7 @@ describe.skipIf(!available)("notifications of a session shared by three instance
   let instances: Instances;
   let erin: RoundRobinClient;
   const updates: string[] = [];
+  let listChanges = 0;
 
   beforeAll(async () => {
     instances = await Instances.start(ConfigModule, {
@@ -46,10 +56,14 @@ describe.skipIf(!available)("notifications of a session shared by three instance
       prefix,
       sharedSessions: true,
       sharedEventStore: true,
+      appOptions: { ephemeral: { tools: true } },
     });
     erin = await instances.connect("erin");
     erin.next().setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => {
       updates.push(n.params.uri);
+    });
+    erin.next().setNotificationHandler(ResourceListChangedNotificationSchema, () => {
+      listChanges++;
     });
   });
 
@@ -72,6 +86,15 @@ describe.skipIf(!available)("notifications of a session shared by three instance
     // A round trip through every instance: no late duplicate arrives.
     for (let i = 0; i < 3; i++) await client.listTools();
     expect(updates).toEqual(["config://shared", "config://shared", "config://shared"]);
+  });
+
+  it("relays a notification started on an instance that does not hold the stream", async () => {
+    const client = erin.next();
+    // Each save runs on the next instance; only the one that stored it says the list changed.
+    for (let i = 0; i < 3; i++) await client.callTool({ name: "save", arguments: { text: `note ${i}` } });
+    await expect.poll(() => listChanges, { timeout: 5000 }).toBe(3);
+    for (let i = 0; i < 3; i++) await client.listTools();
+    expect(listChanges).toBe(3);
   });
 
   it("keeps the session and its updates after the instance holding the stream stops", async () => {
