@@ -23,7 +23,7 @@ import { sendJsonRpcError } from "./json-rpc-response.js";
 import { DEFAULT_EVENT_STORE_MAX_BYTES, EventStoreBudget, MemoryEventStore } from "./memory-event-store.js";
 import { ScopedEventStore } from "./scoped-event-store.js";
 import type { SessionHost } from "./session-host.js";
-import { initialRecord, SESSION_STORE_UNAVAILABLE } from "./session-records.js";
+import { initialRecord, outageLog, SESSION_STORE_UNAVAILABLE } from "./session-records.js";
 import { canRelay, SessionRelay } from "./session-relay.js";
 import { sharedSessions as sharedSessionsOf } from "./shared-sessions.js";
 import { statelessSettingsProblem } from "./stateless-checks.js";
@@ -79,6 +79,7 @@ export function createSessionRouter(app: SessionHost, options: HttpHandlerOption
   /** Sessions live in a store other instances read: any instance serves any request of any session. */
   const sharedSessions = store.shared;
   const limits: SessionLimits = { maxSessions, idleTimeoutMs };
+  const storeFailed = outageLog(app.logger);
   /** Carries a client's answer to the instance whose call asked (a shared session's POSTs land anywhere). */
   const relay = sharedSessions && canRelay(store) ? new SessionRelay(store, app.logger) : undefined;
   const keepAliveMs =
@@ -240,7 +241,7 @@ export function createSessionRouter(app: SessionHost, options: HttpHandlerOption
       const openLimits = sharedSessions ? limits : { maxSessions, idleTimeoutMs: Number.POSITIVE_INFINITY };
       claimed = await store.open(initialRecord(id, body, principal), openLimits);
     } catch (error) {
-      app.logger.warn("opening a session in the session store failed", error);
+      storeFailed("opening a session in the session store", error);
       return sendJsonRpcError(res, 503, -32000, SESSION_STORE_UNAVAILABLE);
     }
     if (!claimed) return tooManySessions(res);
@@ -305,7 +306,7 @@ export function createSessionRouter(app: SessionHost, options: HttpHandlerOption
         try {
           session = await sharedSession(sessionId, req);
         } catch (error) {
-          app.logger.warn(`checking session ${sessionId} in the session store failed`, error);
+          storeFailed(`checking session ${sessionId} in the session store`, error);
           return sendJsonRpcError(res, 503, -32000, SESSION_STORE_UNAVAILABLE);
         }
       }
@@ -336,7 +337,7 @@ export function createSessionRouter(app: SessionHost, options: HttpHandlerOption
           await store.delete(sessionId);
         } catch (error) {
           session.ending = false;
-          app.logger.warn(`ending session ${sessionId} in the session store failed`, error);
+          storeFailed(`ending session ${sessionId} in the session store`, error);
           return sendJsonRpcError(res, 503, -32000, SESSION_STORE_UNAVAILABLE);
         }
         // The other instances close their copies now (a copy missing this learns it on its next request).
@@ -348,7 +349,7 @@ export function createSessionRouter(app: SessionHost, options: HttpHandlerOption
         try {
           await holdStream(session, req, res);
         } catch (error) {
-          app.logger.warn(`recording the GET stream of session ${sessionId} failed`, error);
+          storeFailed(`recording the GET stream of session ${sessionId}`, error);
           return sendJsonRpcError(res, 503, -32000, SESSION_STORE_UNAVAILABLE);
         }
       }
