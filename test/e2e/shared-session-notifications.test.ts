@@ -110,6 +110,8 @@ describe.skipIf(!available)("notifications of a session shared by three instance
         timeout: 10_000,
       })
       .toBe(true);
+    // It resumed its stream (Last-Event-ID) on an instance that did not hold it before.
+    expect([0, 1, 2].some((i) => (instances.requests(i)["GET resume"] ?? 0) > 0)).toBe(true);
     await client.callTool({ name: "bump", arguments: {} });
     await expect.poll(() => updates.length, { timeout: 5000 }).toBe(before + 1);
     // Every request of the session is still served, the restarted instance included.

@@ -70,7 +70,7 @@ interface Running {
   app: McpApp;
   server: Server;
   url: string;
-  /** HTTP requests this instance received (each method counted apart). */
+  /** HTTP requests this instance received (each method counted apart; `GET resume`: with Last-Event-ID). */
   requests: Record<string, number>;
 }
 
@@ -174,6 +174,9 @@ export class Instances {
     const server = createServer((req: IncomingMessage & { auth?: AuthInfo }, res) => {
       const method = req.method ?? "?";
       requests[method] = (requests[method] ?? 0) + 1;
+      // A stream resumed after a break (Last-Event-ID), counted apart too.
+      if (req.headers["last-event-id"])
+        requests[`${method} resume`] = (requests[`${method} resume`] ?? 0) + 1;
       // What a bearer-token middleware in front of the handler does.
       const token = /^Bearer (token-(.+))$/.exec(req.headers.authorization ?? "");
       if (token) req.auth = { token: token[1] as string, clientId: token[2] as string, scopes: [] };
