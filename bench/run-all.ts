@@ -15,6 +15,7 @@ const benches = [
   "startup",
   "scale-out",
   "stateless-http",
+  "shared-sessions",
   "session-heap",
   "context",
   "tables",

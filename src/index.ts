@@ -146,6 +146,9 @@ export type { McpApp2026 } from "./runtime/app-2026.js";
 export type { AggregateSettings, McpAppOptions } from "./runtime/app-options.js";
 export { type AppStats, McpApp } from "./runtime/mcp-app.js";
 export { McpFactory } from "./runtime/mcp-factory.js";
+export { MemorySessionStore } from "./sessions/memory-session-store.js";
+export { RedisSessionStore, type RedisSessionStoreOptions } from "./sessions/redis-session-store.js";
+export type { SessionChange, SessionLimits, SessionRecord, SessionStore } from "./sessions/session-store.js";
 export { FileStorage, type FileStorageOptions } from "./storage/file-storage.js";
 export { MemoryStorage, type MemoryStorageOptions } from "./storage/memory-storage.js";
 export { RedisStorage, type RedisStorageOptions } from "./storage/redis-storage.js";
@@ -168,7 +171,7 @@ export {
   type BpeTokenCounterOptions,
 } from "./tokenizer/bpe-token-counter.js";
 export type { TokenCount, TokenCounter } from "./tokenizer/token-counter.js";
-export { CACHE, CLOCK, EVENT_BUS, LOGGER, STORAGE, TOKEN_COUNTER } from "./tokens.js";
+export { CACHE, CLOCK, EVENT_BUS, LOGGER, SESSION_STORE, STORAGE, TOKEN_COUNTER } from "./tokens.js";
 export type { Authenticate, AuthenticatedRequest, AuthOptions } from "./transports/authenticate.js";
 export { CONNECTION_LIMIT_DEFAULTS, type ConnectionLimitOptions } from "./transports/connection-limits.js";
 export type { HostPolicy } from "./transports/host-guard.js";

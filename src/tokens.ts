@@ -14,6 +14,7 @@ import type { Logger } from "./logging/logger.js";
  */
 export const CLOCK: InjectionToken<Clock> = Symbol.for("frugal-mcp.CLOCK");
 export { EVENT_BUS } from "./events/event-bus.js";
+export { SESSION_STORE } from "./sessions/session-store.js";
 /** Where the framework writes its own diagnostics (stderr by default, never stdout). */
 export const LOGGER: InjectionToken<Logger> = Symbol.for("frugal-mcp.LOGGER");
 /** Storage of ephemeral resources. */

@@ -1,6 +1,7 @@
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import type { ClientCapabilities, LoggingLevel, RequestId } from "@modelcontextprotocol/sdk/types.js";
 import { SteadyMap } from "../common/steady-map.js";
+import type { SessionChange } from "../sessions/session-store.js";
 
 /**
  * The state the framework keeps for one serving unit, whatever SDK serves it: a 2025 session
@@ -15,6 +16,11 @@ export interface Session {
   logLevel: LoggingLevel | undefined;
   /** URIs this session subscribed to with `resources/subscribe`. */
   readonly subscriptions: Set<string>;
+  /**
+   * Saves a change of `logLevel` or `subscriptions` in the session store, where the other
+   * instances serving the session read it (unset: nothing outside this instance needs it).
+   */
+  persist?: ((change: SessionChange) => Promise<void>) | undefined;
   /** Calls running now (with the name of their tool, resource or prompt), so `app.close()` can wait for them. */
   readonly inFlight: SteadyMap<Promise<unknown>, string>;
   /**
@@ -48,6 +54,11 @@ export interface Session {
 /** A 2025 session served by its own SDK 1.x server (`app.connect`). */
 export interface ServedSession extends Session {
   readonly server: Server;
+  /**
+   * Whether this instance sends the session's notifications outside calls (unset: it
+   * does). A shared session's copy does not while another instance holds its GET stream.
+   */
+  notifiesHere?: (() => boolean) | undefined;
 }
 
 /**

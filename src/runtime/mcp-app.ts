@@ -24,9 +24,13 @@ import { installOperations } from "../protocol/registrar-2025/install-operations
 import { screenParams } from "../protocol/registrar-2025/screen-params.js";
 import { ownerScopedFeatures } from "../protocol/registrar-2025/stateless-session.js";
 import { newSession, type ServedSession, type Session, sessionServes } from "../protocol/session.js";
+import type { SessionRecord, SessionStore } from "../sessions/session-store.js";
+import { SESSION_STORE } from "../tokens.js";
 import { createHttpHandler, type SecondEra } from "../transports/front-door.js";
 import type { HttpHandler, HttpHandlerOptions, HttpHandlerStats } from "../transports/http-handler.js";
 import { type ListenOptions, listen } from "../transports/listen.js";
+import type { SessionBinding } from "../transports/session-host.js";
+import { reviveServer } from "../transports/session-revival.js";
 import type { AppContainer } from "./app-container.js";
 import { DEFAULT_INPUT_LIMITS, type McpAppOptions } from "./app-options.js";
 import { closeAll } from "./lifecycle.js";
@@ -164,6 +168,11 @@ export class McpApp {
     return this.runtime.catalogue.control;
   }
 
+  /** Where the app's 2025-11-25 HTTP sessions live (the `SESSION_STORE` provider). */
+  get sessionStore(): SessionStore {
+    return this.appContainer.resolve(SESSION_STORE);
+  }
+
   /** Resolves a provider or service from the app's container (handy in tests). */
   get<T>(token: InjectionToken<T>): T {
     return this.appContainer.resolve(token);
@@ -174,9 +183,13 @@ export class McpApp {
    * connections never share state (or responses). Resolves once the transport has started.
    * `stateless: true` serves one request of a stateless HTTP server: requests to the client
    * (`ctx.elicit`, `ctx.sample`) and subscriptions are refused, and no notification is sent
-   * outside the request (the HTTP handler passes it).
+   * outside the request (the HTTP handler passes it). `session` ties an HTTP session to its
+   * record in the session store (and rebuilds one opened on another instance).
    */
-  async connect(transport: Transport, options: { stateless?: boolean } = {}): Promise<void> {
+  async connect(
+    transport: Transport,
+    options: { stateless?: boolean; session?: SessionBinding } = {},
+  ): Promise<void> {
     if (this.closing) throw new Error("this app is closed; create a new one with McpFactory.create");
     const server = new Server(
       { name: this.options.name, version: this.options.version },
@@ -204,13 +217,32 @@ export class McpApp {
       ),
       server,
     };
+    const binding = options.session;
+    if (binding) {
+      session.persist = (change) => binding.persist(change);
+      session.notifiesHere = () => binding.notifiesHere();
+      // What other instances serving the session may change: taken from its record.
+      const apply = (record: SessionRecord) => {
+        session.logLevel = record.logLevel;
+        session.subscriptions.clear();
+        for (const uri of record.subscriptions) session.subscriptions.add(uri);
+      };
+      binding.follow(apply);
+      if (binding.revive) {
+        reviveServer(server, binding.revive);
+        apply(binding.revive);
+      }
+    }
     trackSends(transport, session);
     installOperations(server, session, this.operations);
     server.onclose = () => {
       this.sessions.delete(session);
-      this.runtime.catalogue.forget(`session:${session.id()}`);
       session.lifetime.abort(new Error("session closed"));
-      if (this.options.ephemeral?.deleteOnSessionEnd) {
+      const ended = binding?.endsOnClose() ?? true;
+      // What search revealed to the session goes with it (not with a shared session's local copy).
+      if (ended) this.runtime.catalogue.forget(`session:${session.id()}`);
+      // A shared session's copy closing on this instance leaves the session (and its resources) to the others.
+      if (this.options.ephemeral?.deleteOnSessionEnd && ended) {
         void this.runtime.ephemeral.deleteOwnedBy(`session:${session.id()}`).catch((error) => {
           this.logger.warn(
             "deleting the resources of an ended session failed; their TTL still bounds them",
@@ -297,7 +329,10 @@ export class McpApp {
 
   /** Sends `notifications/resources/updated` to every session subscribed to `uri`. */
   async notifyResourceUpdated(uri: string): Promise<void> {
-    const subscribed = [...this.sessions].filter((s) => !s.stateless && s.subscriptions.has(uri));
+    // A shared session hears of the change on every instance: the one holding its GET stream tells it.
+    const subscribed = [...this.sessions].filter(
+      (s) => !s.stateless && s.subscriptions.has(uri) && (s.notifiesHere?.() ?? true),
+    );
     await Promise.allSettled(subscribed.map((s) => s.server.sendResourceUpdated({ uri })));
   }
 

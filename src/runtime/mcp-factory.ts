@@ -35,7 +35,7 @@ import { callerOfContext } from "../protocol/calls/caller.js";
 import { declaredResourceReader, findDeclaredResource } from "../protocol/operations/declared-resources.js";
 import type { ResourceStorage } from "../storage/storage.js";
 import type { TokenCounter } from "../tokenizer/token-counter.js";
-import { CACHE, CLOCK, EVENT_BUS, LOGGER, STORAGE, TOKEN_COUNTER } from "../tokens.js";
+import { CACHE, CLOCK, EVENT_BUS, LOGGER, SESSION_STORE, STORAGE, TOKEN_COUNTER } from "../tokens.js";
 import { type AppContainer, createAppContainer } from "./app-container.js";
 import { DEFAULT_INPUT_LIMITS, type McpAppOptions } from "./app-options.js";
 import { startEventSources } from "./event-sources.js";
@@ -213,6 +213,8 @@ export const McpFactory = {
     invalidatorOf = invalidator;
     invalidator.start(events);
     const readyTimeoutMs = options.readyTimeoutMs ?? 500;
+    // Built now, so its connection is awaited below and closed with the app.
+    appContainer.resolve(SESSION_STORE);
     acquireAll(appContainer.instances);
     // One bound for both: connections and event sources get ready side by side.
     await Promise.all([

@@ -1,10 +1,9 @@
 import { randomUUID } from "node:crypto";
 import type { ServerResponse } from "node:http";
-import type {
-  EventStore,
-  StreamableHTTPServerTransport,
-} from "@modelcontextprotocol/sdk/server/streamableHttp.js";
-import { isInitializeRequest, type JSONRPCMessage, type RequestId } from "@modelcontextprotocol/sdk/types.js";
+import type { EventStore } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import type { JSONRPCMessage, RequestId } from "@modelcontextprotocol/sdk/types.js";
+import { MemorySessionStore } from "../sessions/memory-session-store.js";
+import type { SessionLimits } from "../sessions/session-store.js";
 import type { AuthenticatedRequest } from "./authenticate.js";
 import {
   DEFAULT_EVENT_STORE_TOTAL_BYTES,
@@ -13,57 +12,25 @@ import {
   type HttpHandlerOptions,
   type HttpHandlerStats,
 } from "./http-handler.js";
+import {
+  checkedOption,
+  type HttpSession,
+  initializeIds,
+  isInitialize,
+  sharedEventStore,
+} from "./http-session.js";
 import { sendJsonRpcError } from "./json-rpc-response.js";
 import { DEFAULT_EVENT_STORE_MAX_BYTES, EventStoreBudget, MemoryEventStore } from "./memory-event-store.js";
-import { isSharedEventStore, ScopedEventStore, type SharedEventStore } from "./scoped-event-store.js";
+import { ScopedEventStore } from "./scoped-event-store.js";
 import type { SessionHost } from "./session-host.js";
+import { initialRecord, outageLog, SESSION_STORE_UNAVAILABLE } from "./session-records.js";
+import { canRelay, SessionRelay } from "./session-relay.js";
+import { sharedSessions as sharedSessionsOf } from "./shared-sessions.js";
 import { statelessSettingsProblem } from "./stateless-checks.js";
 import { StatelessRequests } from "./stateless-requests.js";
-
-type StreamableHttpModule = typeof import("@modelcontextprotocol/sdk/server/streamableHttp.js");
-let streamableHttp: StreamableHttpModule | undefined;
-let streamableHttpLoading: Promise<StreamableHttpModule> | undefined;
-
-/**
- * Imports the SDK's Streamable HTTP transport when HTTP is first served, not at start-up:
- * it (and the web-standard HTTP layer under it) costs about 30 ms that a stdio server
- * never needs. Once loaded, awaiting it takes a microtask.
- */
-function loadStreamableHttp(): Promise<StreamableHttpModule> {
-  streamableHttpLoading ??= import("@modelcontextprotocol/sdk/server/streamableHttp.js").then(
-    (module) => {
-      streamableHttp = module;
-      return module;
-    },
-    (error: unknown) => {
-      streamableHttpLoading = undefined;
-      throw error;
-    },
-  );
-  return streamableHttpLoading;
-}
-
-/** The transport class; every request awaits `loadStreamableHttp()` before it gets here. */
-function streamableHttpTransport(): StreamableHttpModule["StreamableHTTPServerTransport"] {
-  if (!streamableHttp) throw new Error("the Streamable HTTP transport is not loaded yet");
-  return streamableHttp.StreamableHTTPServerTransport;
-}
+import { loadStreamableHttp, streamableHttpTransport } from "./streamable-http-module.js";
 
 const MAX_TIMER_MS = 2 ** 31 - 1;
-
-/** One session as the handler sees it. */
-interface HttpSession {
-  readonly transport: StreamableHTTPServerTransport;
-  readonly store: EventStore | undefined;
-  /** The principal that opened it, when it was opened with auth info: it serves that principal only. */
-  readonly principal: string | undefined;
-  /** HTTP requests of the session being answered now (an open GET stream counts). */
-  open: number;
-  /** When `open` last dropped to zero. */
-  idleSince: number;
-  timer: NodeJS.Timeout | undefined;
-  ended: boolean;
-}
 
 const SHUTTING_DOWN = "Server is shutting down; connect again later";
 const SESSION_NOT_FOUND = "Session not found: it ended or never existed; initialize a new one";
@@ -108,20 +75,29 @@ export function createSessionRouter(app: SessionHost, options: HttpHandlerOption
     1,
   );
   const shared = sharedEventStore(options.eventStore);
+  const store = app.sessionStore ?? new MemorySessionStore();
+  /** Sessions live in a store other instances read: any instance serves any request of any session. */
+  const sharedSessions = store.shared;
+  const limits: SessionLimits = { maxSessions, idleTimeoutMs };
+  const storeFailed = outageLog(app.logger);
+  /** Carries a client's answer to the instance whose call asked (a shared session's POSTs land anywhere). */
+  const relay = sharedSessions && canRelay(store) ? new SessionRelay(store, app.logger) : undefined;
+  const keepAliveMs =
+    idleTimeoutMs > 0 && Number.isFinite(idleTimeoutMs) ? Math.max(1000, Math.floor(idleTimeoutMs / 3)) : 0;
   const stateless = options.stateless === true;
   if (stateless) {
     const problem = statelessSettingsProblem(app, options);
     if (problem) throw new Error(problem);
   }
   const budget = options.eventStore === undefined ? new EventStoreBudget(eventStoreTotalBytes) : undefined;
-  const makeEventStore: (() => EventStore) | undefined =
+  const makeEventStore: ((sessionId: string) => EventStore) | undefined =
     options.eventStore === false
       ? undefined
       : shared
-        ? // One view per session: a session resumes only its own streams in the shared store.
-          () => new ScopedEventStore(shared, randomUUID())
+        ? // One view per session (the same on every instance): a session resumes only its own streams.
+          (sessionId) => new ScopedEventStore(shared, sessionId)
         : typeof options.eventStore === "function"
-          ? options.eventStore
+          ? () => (options.eventStore as () => EventStore)()
           : () => new MemoryEventStore({ maxBytes: eventStoreMaxBytes, budget });
 
   // Imported in the background from now on; the first request waits for it if need be.
@@ -163,9 +139,59 @@ export function createSessionRouter(app: SessionHost, options: HttpHandlerOption
     session.ended = true;
     live.delete(session);
     clearTimeout(session.timer);
-    const id = session.transport.sessionId;
-    if (id !== undefined && sessions.get(id) === session) sessions.delete(id);
+    clearInterval(session.keepAlive);
+    session.detach?.();
+    if (sessions.get(session.id) === session) sessions.delete(session.id);
     if (session.store instanceof MemoryEventStore) session.store.dispose();
+    if (!sharedSessions || session.ending) {
+      store.delete(session.id).catch((error: unknown) => {
+        app.logger.warn("deleting an ended session's record failed; idle expiry still ends it", error);
+      });
+    }
+  };
+
+  const { bindingOf, relayedSession, holdStream, sharedSession } = sharedSessionsOf({
+    app,
+    store,
+    limits,
+    relay,
+    sessions,
+    newSession: (id, principal) => newSession(id, principal),
+    forget: (session) => forget(session),
+    mayUse,
+    isClosed: () => closed,
+  });
+
+  /** A transport (not yet connected) and the handler's view of session `id`. */
+  const newSession = (id: string, principal: string | undefined, onInitialized?: () => void) => {
+    const eventStore = makeEventStore?.(id);
+    const Transport = streamableHttpTransport();
+    const transport = new Transport({
+      sessionIdGenerator: () => id,
+      ...(eventStore ? { eventStore } : {}),
+      ...(options.enableJsonResponse ? { enableJsonResponse: true } : {}),
+      ...(options.retryIntervalMs === undefined ? {} : { retryInterval: options.retryIntervalMs }),
+      // Called once the SDK accepted the initialize request, before the server answers it.
+      ...(onInitialized ? { onsessioninitialized: onInitialized } : {}),
+    });
+    const session: HttpSession = {
+      id,
+      transport,
+      store: eventStore,
+      principal,
+      open: 0,
+      idleSince: Date.now(),
+      timer: undefined,
+      ended: false,
+      ending: true,
+      keepAlive: undefined,
+      apply: undefined,
+      detach: undefined,
+      streams: 0,
+    };
+    live.add(session);
+    transport.onclose = () => forget(session);
+    return session;
   };
 
   const armIdleTimer = (session: HttpSession) => {
@@ -188,40 +214,43 @@ export function createSessionRouter(app: SessionHost, options: HttpHandlerOption
     session.open++;
     clearTimeout(session.timer);
     session.timer = undefined;
+    if (sharedSessions && keepAliveMs > 0 && !session.keepAlive) {
+      session.keepAlive = setInterval(() => {
+        store.touch(session.id, limits).catch(() => {});
+      }, keepAliveMs);
+      session.keepAlive.unref();
+    }
     res.once("close", () => {
       session.open--;
       if (session.open > 0) return;
+      clearInterval(session.keepAlive);
+      session.keepAlive = undefined;
       session.idleSince = Date.now();
       armIdleTimer(session);
     });
   };
 
   const open = async (req: AuthenticatedRequest, res: ServerResponse, body: unknown): Promise<void> => {
-    const store = makeEventStore?.();
+    const id = randomUUID();
+    const principal = principalOf(req);
+    // The place under maxSessions is claimed before the SDK sees the request (atomic across instances).
+    let claimed: boolean;
+    try {
+      await relay?.start();
+      // An unshared session's record lives as long as its transport (the idle timer here ends both).
+      const openLimits = sharedSessions ? limits : { maxSessions, idleTimeoutMs: Number.POSITIVE_INFINITY };
+      claimed = await store.open(initialRecord(id, body, principal), openLimits);
+    } catch (error) {
+      storeFailed("opening a session in the session store", error);
+      return sendJsonRpcError(res, 503, -32000, SESSION_STORE_UNAVAILABLE);
+    }
+    if (!claimed) return tooManySessions(res);
     const initIds = new Set<RequestId>(initializeIds(body));
     let answer: "result" | "error" | undefined;
-    const Transport = streamableHttpTransport();
-    const transport = new Transport({
-      sessionIdGenerator: () => randomUUID(),
-      ...(store ? { eventStore: store } : {}),
-      ...(options.enableJsonResponse ? { enableJsonResponse: true } : {}),
-      ...(options.retryIntervalMs === undefined ? {} : { retryInterval: options.retryIntervalMs }),
-      // Called once the SDK accepted the initialize request, before the server answers it.
-      onsessioninitialized: (id) => {
-        if (!session.ended) sessions.set(id, session);
-      },
+    const session = newSession(id, principal, () => {
+      if (!session.ended) sessions.set(id, session);
     });
-    const session: HttpSession = {
-      transport,
-      store,
-      principal: principalOf(req),
-      open: 0,
-      idleSince: Date.now(),
-      timer: undefined,
-      ended: false,
-    };
-    live.add(session);
-    transport.onclose = () => forget(session);
+    const { transport } = session;
     // Watch for the answer to `initialize`: an error answer opens no session either.
     const send = transport.send.bind(transport);
     transport.send = (message: JSONRPCMessage, sendOptions) => {
@@ -232,7 +261,8 @@ export function createSessionRouter(app: SessionHost, options: HttpHandlerOption
       return send(message, sendOptions);
     };
     try {
-      await app.connect(transport);
+      await app.connect(transport, { session: bindingOf(session) });
+      session.detach = relay?.attach(id, transport, relayedSession(session));
     } catch (error) {
       forget(session);
       if (app.draining) return sendJsonRpcError(res, 503, -32000, SHUTTING_DOWN);
@@ -245,10 +275,9 @@ export function createSessionRouter(app: SessionHost, options: HttpHandlerOption
       // A request refused before the session was established (406, 415, 400, an error
       // answer, a client gone before the answer) leaves no session behind: close the
       // transport, which ends the app's session and its SDK server too.
-      const id = transport.sessionId;
-      const established =
-        id !== undefined && sessions.get(id) === session && answer === "result" && res.statusCode === 200;
-      if (!established) await transport.close();
+      const established = sessions.get(id) === session && answer === "result" && res.statusCode === 200;
+      if (established) session.ending = false;
+      else await transport.close();
     }
   };
 
@@ -272,7 +301,15 @@ export function createSessionRouter(app: SessionHost, options: HttpHandlerOption
     const sessionId = req.headers["mcp-session-id"];
     if (statelessRequests) return statelessRequests.serve(req, res, body, shuttingDown);
     if (typeof sessionId === "string") {
-      const session = sessions.get(sessionId);
+      let session = sessions.get(sessionId);
+      if (sharedSessions && (session || !shuttingDown)) {
+        try {
+          session = await sharedSession(sessionId, req);
+        } catch (error) {
+          storeFailed(`checking session ${sessionId} in the session store`, error);
+          return sendJsonRpcError(res, 503, -32000, SESSION_STORE_UNAVAILABLE);
+        }
+      }
       if (!session) {
         if (shuttingDown) return sendJsonRpcError(res, 503, -32000, SHUTTING_DOWN);
         return sendJsonRpcError(res, 404, -32001, SESSION_NOT_FOUND);
@@ -293,19 +330,35 @@ export function createSessionRouter(app: SessionHost, options: HttpHandlerOption
           "Cannot resume after this Last-Event-ID: the events after it are no longer kept (the stream store of a session is bounded); send the request again",
         );
       }
+      if (req.method === "DELETE" && sharedSessions) {
+        // Ended in the store before the answer: from then on every instance answers 404.
+        session.ending = true;
+        try {
+          await store.delete(sessionId);
+        } catch (error) {
+          session.ending = false;
+          storeFailed(`ending session ${sessionId} in the session store`, error);
+          return sendJsonRpcError(res, 503, -32000, SESSION_STORE_UNAVAILABLE);
+        }
+        // The other instances close their copies now (a copy missing this learns it on its next request).
+        relay?.ended(sessionId).catch((error: unknown) => {
+          app.logger.warn(`telling the other instances that session ${sessionId} ended failed`, error);
+        });
+      }
+      if (req.method === "GET") {
+        try {
+          await holdStream(session, req, res);
+        } catch (error) {
+          storeFailed(`recording the GET stream of session ${sessionId}`, error);
+          return sendJsonRpcError(res, 503, -32000, SESSION_STORE_UNAVAILABLE);
+        }
+      }
       if (!tracked.has(res)) track(session, res);
       return session.transport.handleRequest(req, res, body);
     }
     if (req.method === "POST" && isInitialize(body)) {
       if (shuttingDown) return sendJsonRpcError(res, 503, -32000, SHUTTING_DOWN);
-      if (live.size >= maxSessions) {
-        return sendJsonRpcError(
-          res,
-          503,
-          -32000,
-          `Too many sessions: ${maxSessions} are open (maxSessions); retry later or end unused sessions with DELETE`,
-        );
-      }
+      if (live.size >= maxSessions) return tooManySessions(res);
       return open(req, res, body);
     }
     return sendJsonRpcError(
@@ -316,6 +369,14 @@ export function createSessionRouter(app: SessionHost, options: HttpHandlerOption
     );
   };
 
+  const tooManySessions = (res: ServerResponse) =>
+    sendJsonRpcError(
+      res,
+      503,
+      -32000,
+      `Too many sessions: ${maxSessions} are open (maxSessions); retry later or end unused sessions with DELETE`,
+    );
+
   return {
     ready: async () => {
       await loadStreamableHttp();
@@ -324,7 +385,13 @@ export function createSessionRouter(app: SessionHost, options: HttpHandlerOption
     serve,
     close: async () => {
       closed = true;
+      // This instance stops holding GET streams: notifications go elsewhere (or wait in the event store).
+      if (relay) {
+        const held = [...live].filter((s) => s.streams > 0);
+        await Promise.allSettled(held.map((s) => store.update(s.id, { release: relay.instanceId })));
+      }
       await Promise.allSettled([...live].map((s) => s.transport.close()));
+      await relay?.close();
       await statelessRequests?.close();
     },
     stats: () => {
@@ -334,28 +401,4 @@ export function createSessionRouter(app: SessionHost, options: HttpHandlerOption
       return { sessions: sessions.size, eventStoreBytes };
     },
   };
-}
-
-function isInitialize(body: unknown): boolean {
-  return Array.isArray(body) ? body.some((m) => isInitializeRequest(m)) : isInitializeRequest(body);
-}
-
-function initializeIds(body: unknown): RequestId[] {
-  const messages = Array.isArray(body) ? body : [body];
-  return messages.filter((m) => isInitializeRequest(m)).map((m) => (m as unknown as { id: RequestId }).id);
-}
-
-/** The `eventStore` option when it is one store shared by every session; refuses other objects. */
-function sharedEventStore(option: HttpHandlerOptions["eventStore"]): SharedEventStore | undefined {
-  if (option === undefined || option === false || typeof option === "function") return undefined;
-  if (isSharedEventStore(option)) return option;
-  throw new TypeError(
-    "HTTP option eventStore must be a function making one store per session (() => new MemoryEventStore()), a store shared by every session (new RedisEventStore(…)), or false",
-  );
-}
-
-function checkedOption(name: string, value: number, min: number): number {
-  if (typeof value !== "number" || Number.isNaN(value) || value < min)
-    throw new RangeError(`HTTP option ${name} must be a number >= ${min}, got ${String(value)}`);
-  return value;
 }

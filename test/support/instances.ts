@@ -7,8 +7,10 @@
  * holds one session per instance, all under the same principal (a bearer token the
  * instances' auth middleware turns into `req.auth`), and picks the next session for each
  * call: the owner is the principal, so everything owner-scoped is shared. With
- * `stateless: true` (when the HTTP handler serves requests without sessions) the client
- * is one SDK client whose every HTTP request goes to the next instance.
+ * `stateless: true` (when the HTTP handler serves requests without sessions), or with
+ * `sharedSessions: true` (a `RedisSessionStore` as `SESSION_STORE`: any instance serves any
+ * request of any session), the client is one SDK client whose every HTTP request goes to
+ * the next instance.
  *
  * @example
  * ```ts
@@ -23,15 +25,20 @@ import type { AddressInfo } from "node:net";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
+import type { ClientCapabilities } from "@modelcontextprotocol/sdk/types.js";
 import {
   CACHE,
   EVENT_BUS,
+  type HttpHandlerOptions,
   type McpApp,
   type McpAppOptions,
   McpFactory,
   RedisCache,
   RedisEventBus,
+  RedisEventStore,
+  RedisSessionStore,
   RedisStorage,
+  SESSION_STORE,
   STORAGE,
 } from "frugal-mcp";
 import { REDIS_URL } from "./services.js";
@@ -48,6 +55,12 @@ export interface InstancesOptions {
   stateless?: boolean;
   /** App options of every instance (a shared `cursorSecret` is given by default). */
   appOptions?: Partial<McpAppOptions>;
+  /** Share 2025-11-25 sessions through a `RedisSessionStore`: one client, every request to the next instance. */
+  sharedSessions?: boolean;
+  /** Options of every instance's HTTP handler. */
+  httpOptions?: HttpHandlerOptions;
+  /** Give each instance a `RedisEventStore` (one store under the shared prefix): streams resume on any instance. */
+  sharedEventStore?: boolean;
 }
 
 /** The cursor secret every instance shares (as one configuration would give them). */
@@ -57,6 +70,8 @@ interface Running {
   app: McpApp;
   server: Server;
   url: string;
+  /** HTTP requests this instance received (each method counted apart; `GET resume`: with Last-Event-ID). */
+  requests: Record<string, number>;
 }
 
 /** N app instances sharing one Redis; see the file's comment. */
@@ -84,6 +99,11 @@ export class Instances {
     return this.at(i).url;
   }
 
+  /** HTTP requests instance `i` received, by method. */
+  requests(i: number): Record<string, number> {
+    return this.at(i).requests;
+  }
+
   /** The app of instance `i` (for its stats). */
   app(i: number): McpApp {
     return this.at(i).app;
@@ -100,8 +120,9 @@ export class Instances {
    * A round-robin client for the principal `principal` (its bearer token is
    * `token-<principal>`, and its auth info names it as the client id).
    */
-  async connect(principal: string): Promise<RoundRobinClient> {
-    const client = new RoundRobinClient(this, `token-${principal}`, this.options.stateless === true);
+  async connect(principal: string, capabilities: ClientCapabilities = {}): Promise<RoundRobinClient> {
+    const oneClient = this.options.stateless === true || this.options.sharedSessions === true;
+    const client = new RoundRobinClient(this, `token-${principal}`, oneClient, capabilities);
     await client.open();
     this.clients.push(client);
     return client;
@@ -131,11 +152,31 @@ export class Instances {
         { provide: STORAGE, useValue: new RedisStorage({ url, prefix: `${prefix}s:` }) },
         { provide: CACHE, useValue: new RedisCache({ url, prefix: `${prefix}c:` }) },
         { provide: EVENT_BUS, useValue: new RedisEventBus({ url, channel: `${prefix}events` }) },
+        ...(this.options.sharedSessions
+          ? [
+              {
+                provide: SESSION_STORE,
+                useValue: new RedisSessionStore({ url, prefix: `${prefix}sessions:` }),
+              },
+            ]
+          : []),
         ...(this.options.appOptions?.providers ?? []),
       ],
     });
-    const handler = app.httpHandler(this.options.stateless ? { stateless: true } : {});
+    const handler = app.httpHandler({
+      ...(this.options.stateless ? { stateless: true } : {}),
+      ...(this.options.sharedEventStore
+        ? { eventStore: new RedisEventStore({ url, prefix: `${prefix}ev:` }) }
+        : {}),
+      ...this.options.httpOptions,
+    });
+    const requests: Record<string, number> = {};
     const server = createServer((req: IncomingMessage & { auth?: AuthInfo }, res) => {
+      const method = req.method ?? "?";
+      requests[method] = (requests[method] ?? 0) + 1;
+      // A stream resumed after a break (Last-Event-ID), counted apart too.
+      if (req.headers["last-event-id"])
+        requests[`${method} resume`] = (requests[`${method} resume`] ?? 0) + 1;
       // What a bearer-token middleware in front of the handler does.
       const token = /^Bearer (token-(.+))$/.exec(req.headers.authorization ?? "");
       if (token) req.auth = { token: token[1] as string, clientId: token[2] as string, scopes: [] };
@@ -145,7 +186,7 @@ export class Instances {
       server.once("error", reject);
       server.listen(port, "127.0.0.1", () => resolve());
     });
-    return { app, server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp` };
+    return { app, server, requests, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp` };
   }
 }
 
@@ -168,7 +209,13 @@ export class RoundRobinClient {
     private readonly instances: Instances,
     private readonly token: string,
     private readonly stateless: boolean,
+    private readonly capabilities: ClientCapabilities = {},
   ) {}
+
+  /** The bearer token this client sends. */
+  get bearer(): string {
+    return this.token;
+  }
 
   async open(): Promise<void> {
     if (this.stateless) {
@@ -205,7 +252,7 @@ export class RoundRobinClient {
   }
 
   private async connectTo(url: string, fetch?: typeof globalThis.fetch): Promise<Client> {
-    const client = new Client({ name: "round-robin", version: "0.0.0" });
+    const client = new Client({ name: "round-robin", version: "0.0.0" }, { capabilities: this.capabilities });
     const headers = { authorization: `Bearer ${this.token}` };
     await client.connect(
       new StreamableHTTPClientTransport(new URL(url), {

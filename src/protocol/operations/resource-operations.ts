@@ -102,14 +102,16 @@ export function resourceOperations(
   });
 
   // A stateless request has no stream to deliver notifications/resources/updated on.
-  const subscribe = operation(SubscribeRequestSchema, (session, request) => {
+  const subscribe = operation(SubscribeRequestSchema, async (session, request) => {
     if (session.stateless) throw new McpError(ErrorCode.MethodNotFound, SUBSCRIBE_REFUSED);
     session.subscriptions.add(request.params.uri);
+    await session.persist?.({ subscribe: request.params.uri });
     return {};
   });
-  const unsubscribe = operation(UnsubscribeRequestSchema, (session, request) => {
+  const unsubscribe = operation(UnsubscribeRequestSchema, async (session, request) => {
     if (session.stateless) throw new McpError(ErrorCode.MethodNotFound, SUBSCRIBE_REFUSED);
     session.subscriptions.delete(request.params.uri);
+    await session.persist?.({ unsubscribe: request.params.uri });
     return {};
   });
   return [list, listTemplates, read, subscribe, unsubscribe];

@@ -34,8 +34,9 @@ export function utilityOperations(runtime: AppRuntime): ProtocolOperation[] {
       completion: { values: values.slice(0, 100), total: values.length, hasMore: values.length > 100 },
     };
   });
-  const setLevel = operation(SetLevelRequestSchema, (session, request) => {
+  const setLevel = operation(SetLevelRequestSchema, async (session, request) => {
     session.logLevel = request.params.level;
+    await session.persist?.({ logLevel: request.params.level });
     return {};
   });
   return [complete, setLevel];
