@@ -56,7 +56,7 @@ describe("contract probes: catalogue", () => {
   it("keeps the real maximum of limit and never states no limit", async () => {
     const { tools } = await client.listTools();
     const list = tools.find((tool) => tool.name === "list_invoices");
-    const limit = (list?.inputSchema.properties as Record<string, { maximum?: number }>).limit;
+    const limit = (list?.inputSchema.properties as Record<string, { maximum?: number }> | undefined)?.limit;
     expect(limit?.maximum).toBe(70);
     expect(JSON.stringify(tools)).not.toContain("9007199254740991");
   });
