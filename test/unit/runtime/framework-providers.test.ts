@@ -5,15 +5,24 @@ import { container } from "../../../src/decorators/tsyringe.js";
 import { InMemoryEventBus } from "../../../src/events/in-memory-event-bus.js";
 import { StderrLogger } from "../../../src/logging/logger.js";
 import { frameworkProviders } from "../../../src/runtime/framework-providers.js";
+import { MemorySessionStore } from "../../../src/sessions/memory-session-store.js";
 import { MemoryStorage } from "../../../src/storage/memory-storage.js";
 import { BpeTokenCounter } from "../../../src/tokenizer/bpe-token-counter.js";
-import { CACHE, CLOCK, EVENT_BUS, LOGGER, STORAGE, TOKEN_COUNTER } from "../../../src/tokens.js";
+import {
+  CACHE,
+  CLOCK,
+  EVENT_BUS,
+  LOGGER,
+  SESSION_STORE,
+  STORAGE,
+  TOKEN_COUNTER,
+} from "../../../src/tokens.js";
 
 describe("frameworkProviders", () => {
   it("provides each framework token once, with its default implementation", () => {
     const providers = frameworkProviders();
     const tokens = providers.map((entry) => ("provide" in entry ? entry.provide : entry));
-    expect(tokens).toEqual([CLOCK, EVENT_BUS, LOGGER, CACHE, TOKEN_COUNTER, STORAGE]);
+    expect(tokens).toEqual([CLOCK, EVENT_BUS, LOGGER, CACHE, TOKEN_COUNTER, STORAGE, SESSION_STORE]);
     const child = container.createChildContainer();
     for (const entry of providers) {
       if (!("provide" in entry)) throw new Error("a framework provider names its token");
@@ -26,6 +35,7 @@ describe("frameworkProviders", () => {
     expect(child.resolve(CACHE)).toBeInstanceOf(LruCache);
     expect(child.resolve(TOKEN_COUNTER)).toBeInstanceOf(BpeTokenCounter);
     expect(child.resolve(STORAGE)).toBeInstanceOf(MemoryStorage);
+    expect(child.resolve(SESSION_STORE)).toBeInstanceOf(MemorySessionStore);
   });
 
   it("makes fresh stateful defaults for every app: no cache or storage is shared between two", () => {

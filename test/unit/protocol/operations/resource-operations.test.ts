@@ -144,17 +144,18 @@ describe("resources/read", () => {
 });
 
 describe("resources/subscribe", () => {
-  it("keeps a session's subscriptions, and refuses them on a stateless request", () => {
+  it("keeps a session's subscriptions, and refuses them on a stateless request", async () => {
     const { subscribe, unsubscribe } = setup();
-    const { session } = handle(subscribe, { uri: "config://app" });
+    const { session, result } = handle(subscribe, { uri: "config://app" });
+    await result;
     expect([...session.subscriptions]).toEqual(["config://app"]);
-    unsubscribe?.handle(
+    await unsubscribe?.handle(
       session,
       { method: "resources/unsubscribe", params: { uri: "config://app" } },
       {} as RequestExtra,
     );
     expect(session.subscriptions.size).toBe(0);
-    expect(() => handle(subscribe, { uri: "config://app" }, true)).toThrow(
+    await expect(handle(subscribe, { uri: "config://app" }, true).result).rejects.toThrow(
       expect.objectContaining({ code: -32601, message: expect.stringContaining(SUBSCRIBE_REFUSED) }),
     );
   });

@@ -103,8 +103,8 @@ describe("completion/complete", () => {
 });
 
 describe("logging/setLevel", () => {
-  it("sets the session's log level", () => {
-    expect(call(setLevel, { level: "warning" })).toEqual({});
+  it("sets the session's log level", async () => {
+    expect(await call(setLevel, { level: "warning" })).toEqual({});
     expect(session.logLevel).toBe("warning");
   });
 });
