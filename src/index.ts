@@ -80,6 +80,7 @@ export type {
 } from "./metadata/definitions.js";
 export type { CatalogueStats, CatalogueView } from "./metrics/catalogue-views.js";
 export type { OperationStats } from "./metrics/operation-stats.js";
+export type { PrincipalStats, PrincipalTokensEntry } from "./metrics/principal-tokens.js";
 export {
   type ByteChunk,
   type ByteRange,

@@ -3,6 +3,7 @@ import { McpTelemetry } from "../observability/mcp-telemetry.js";
 import type { TokenCounter } from "../tokenizer/token-counter.js";
 import { CatalogueViews } from "./catalogue-views.js";
 import { OperationCounters } from "./operation-stats.js";
+import { PrincipalTokens } from "./principal-tokens.js";
 import { RereadTracker } from "./reread-tracker.js";
 
 /** Tokens a tool returned: how many calls were counted and their total. */
@@ -37,6 +38,8 @@ export class AppMetrics {
   readonly telemetry = new McpTelemetry();
   /** `tools/list` answers per view and what each view costs a model (`app.stats().catalogue`). */
   readonly catalogue: CatalogueViews;
+  /** Calls and tokens out per owner, bounded (`app.stats().principals`). */
+  readonly principals = new PrincipalTokens();
 
   /** `counter` counts what each view of the tool list costs; without one, views are only counted. */
   constructor(counter?: TokenCounter) {

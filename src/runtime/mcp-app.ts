@@ -15,6 +15,7 @@ import type { Logger } from "../logging/logger.js";
 import type { AppMetrics } from "../metrics/app-metrics.js";
 import type { CatalogueStats } from "../metrics/catalogue-views.js";
 import type { OperationStats } from "../metrics/operation-stats.js";
+import type { PrincipalStats } from "../metrics/principal-tokens.js";
 import type { AppRuntime } from "../protocol/app-runtime.js";
 import { principalOwner } from "../protocol/calls/owner.js";
 import { sendListChanged } from "../protocol/list-changed.js";
@@ -80,6 +81,12 @@ export interface AppStats {
    * it was listed. At most 32 views are kept apart; listings of any other are counted together.
    */
   catalogue: CatalogueStats;
+  /**
+   * Calls answered and tokens out (where a budget counted them) per owner, as `ctx.owner`
+   * names it: `principal:<name>`, or `session:<id>` for an anonymous session. The first 1,000 owners are kept apart; the rest
+   * are counted together in `others`.
+   */
+  principals: PrincipalStats;
 }
 
 /**
@@ -389,6 +396,7 @@ export class McpApp {
       },
       operations: operationStats(metrics),
       catalogue: metrics.catalogue.stats(),
+      principals: metrics.principals.stats(),
     };
   }
 

@@ -115,7 +115,7 @@ export class CallObserver {
       (result) => {
         try {
           this.countTailPoll(probe, call.outcome);
-          this.succeeded(probe, call.outcome, result, span, performance.now() - started);
+          this.succeeded(probe, call, result, span, performance.now() - started);
           span.end();
         } catch (fault) {
           this.onFault(fault);
@@ -147,13 +147,8 @@ export class CallObserver {
     this.metrics.telemetry.continuations.add(1, probe.metricAttributes);
   }
 
-  private succeeded(
-    probe: CallProbe,
-    outcome: CallOutcome | undefined,
-    result: unknown,
-    span: Span,
-    ms: number,
-  ): void {
+  private succeeded(probe: CallProbe, call: ObservedCall, result: unknown, span: Span, ms: number): void {
+    const { outcome } = call;
     const { counters } = probe;
     const { telemetry } = this.metrics;
     const hit = outcome?.cacheHit === true;
@@ -173,6 +168,7 @@ export class CallObserver {
       counters.tokensOut += tokens;
       telemetry.tokensOut.add(tokens, probe.metricAttributes);
     }
+    this.metrics.principals.record(call.owner, tokens);
     if (hit) {
       counters.cacheHits++;
       telemetry.cacheHits.add(1, probe.metricAttributes);
