@@ -143,9 +143,9 @@ export { audio, type ContentBlock, embeddedResource, image, resourceLink, text }
 export type { JsonObject, JsonValue } from "./results/json-value.js";
 export { readTable } from "./results/table-format.js";
 export { toolError } from "./results/tool-error.js";
-export type { McpApp2026 } from "./runtime/app-2026.js";
-export type { AggregateSettings, McpAppOptions } from "./runtime/app-options.js";
-export { type AppStats, McpApp } from "./runtime/mcp-app.js";
+export type { McpApp2026 } from "./app/app-2026.js";
+export type { AggregateSettings, McpAppOptions } from "./app/app-options.js";
+export { type AppStats, McpApp } from "./app/mcp-app.js";
 export { McpFactory } from "./runtime/mcp-factory.js";
 export { MemorySessionStore } from "./sessions/memory-session-store.js";
 export { RedisSessionStore, type RedisSessionStoreOptions } from "./sessions/redis-session-store.js";

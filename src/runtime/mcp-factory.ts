@@ -36,13 +36,13 @@ import { declaredResourceReader, findDeclaredResource } from "../protocol/operat
 import type { ResourceStorage } from "../storage/storage.js";
 import type { TokenCounter } from "../tokenizer/token-counter.js";
 import { CACHE, CLOCK, EVENT_BUS, LOGGER, SESSION_STORE, STORAGE, TOKEN_COUNTER } from "../tokens.js";
-import { type AppContainer, createAppContainer } from "./app-container.js";
-import { DEFAULT_INPUT_LIMITS, type McpAppOptions } from "./app-options.js";
+import { type AppContainer, createAppContainer } from "../container/app-container.js";
+import { DEFAULT_INPUT_LIMITS, type McpAppOptions } from "../app/app-options.js";
 import { startEventSources } from "./event-sources.js";
 import { frameworkProviders } from "./framework-providers.js";
-import { acquireAll, awaitReady } from "./lifecycle.js";
-import { McpApp } from "./mcp-app.js";
-import { collectModuleGraph } from "./module-graph.js";
+import { acquireAll, awaitReady } from "../app/lifecycle.js";
+import { McpApp } from "../app/mcp-app.js";
+import { collectModuleGraph } from "../container/module-graph.js";
 import { pipelineStages } from "./pipeline-stages.js";
 import { queryCursors } from "./query-cursors.js";
 import {
@@ -259,7 +259,7 @@ async function loadProtocol2026(protocol: unknown) {
       'use protocol: "2026-07-28", or leave it out to serve MCP up to 2025-11-25',
     );
   }
-  const { McpApp2026, loadSdk2026 } = await import("./app-2026.js");
+  const { McpApp2026, loadSdk2026 } = await import("../app/app-2026.js");
   await loadSdk2026();
   return { McpApp2026 };
 }

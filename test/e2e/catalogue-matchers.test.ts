@@ -10,7 +10,7 @@ import { McpFactory, McpModule, McpService, Tool } from "frugal-mcp";
 import { catalogueOf, createTestClient, type TestClient, tokensOf } from "frugal-mcp/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import type { McpApp2026 } from "../../src/runtime/app-2026.js";
+import type { McpApp2026 } from "../../src/app/app-2026.js";
 
 const LINE = "the quick brown fox jumps over the lazy dog";
 

@@ -11,7 +11,7 @@ import { McpFactory, McpModule, McpService, Tool } from "frugal-mcp";
 import { catalogueOf, tokensOf } from "frugal-mcp/testing";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
-import type { McpApp2026 } from "../../src/runtime/app-2026.js";
+import type { McpApp2026 } from "../../src/app/app-2026.js";
 
 @McpService()
 class NotesService {

@@ -2,7 +2,7 @@ import { Client, InMemoryTransport } from "@modelcontextprotocol/client";
 import { LOGGER, type Logger, McpFactory } from "frugal-mcp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Conformance2026Module } from "../../examples/conformance-server/app-2026.module.js";
-import type { McpApp2026 } from "../../src/runtime/app-2026.js";
+import type { McpApp2026 } from "../../src/app/app-2026.js";
 
 // The 2026-07-28 fixtures of examples/conformance-server (`MCP_PROTOCOL=2026-07-28`), checked
 // through the SDK v2 client: pinned to 2026-07-28 the questions travel as input-required

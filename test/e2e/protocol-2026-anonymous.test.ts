@@ -8,7 +8,7 @@ import { StreamableHTTPClientTransport as HttpV1 } from "@modelcontextprotocol/s
 import { Ephemeral, McpFactory, McpModule, McpService, Tool, type ToolContext } from "frugal-mcp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import type { McpApp2026 } from "../../src/runtime/app-2026.js";
+import type { McpApp2026 } from "../../src/app/app-2026.js";
 
 @McpService()
 class ReportsService {

@@ -1,7 +1,7 @@
 import { Client, InMemoryTransport } from "@modelcontextprotocol/client";
 import { Cached, CLOCK, ManualClock, McpFactory, McpModule, McpService, Resource } from "frugal-mcp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { McpApp2026 } from "../../src/runtime/app-2026.js";
+import type { McpApp2026 } from "../../src/app/app-2026.js";
 
 let reads = 0;
 

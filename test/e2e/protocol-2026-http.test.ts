@@ -3,7 +3,7 @@ import { Client as ClientV1 } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport as HttpV1 } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { McpFactory } from "frugal-mcp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { McpApp2026 } from "../../src/runtime/app-2026.js";
+import type { McpApp2026 } from "../../src/app/app-2026.js";
 import { Era2026Module } from "../support/protocol-2026-services.js";
 import { envelope2026, post2026, textOf } from "../support/raw-2026.js";
 

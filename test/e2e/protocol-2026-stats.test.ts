@@ -2,7 +2,7 @@ import { Client, InMemoryTransport } from "@modelcontextprotocol/client";
 import { McpFactory, McpModule, McpService, Tool } from "frugal-mcp";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
-import type { McpApp2026 } from "../../src/runtime/app-2026.js";
+import type { McpApp2026 } from "../../src/app/app-2026.js";
 
 /** A tool that waits until the test opens its gate, so a call can be seen running. */
 let openGate: () => void = () => {};

@@ -19,7 +19,7 @@ import { ResourceUpdatedNotificationSchema } from "@modelcontextprotocol/sdk/typ
 import { LOGGER, type McpApp, McpFactory, McpModule, McpService, Tool, type ToolContext } from "frugal-mcp";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
-import type { McpApp2026 } from "../../src/runtime/app-2026.js";
+import type { McpApp2026 } from "../../src/app/app-2026.js";
 import {
   type Answer,
   authenticate,

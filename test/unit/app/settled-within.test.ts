@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { settledWithin } from "../../../src/runtime/settled-within.js";
+import { settledWithin } from "../../../src/app/settled-within.js";
 
 describe("settledWithin", () => {
   beforeEach(() => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { inject, injectable } from "../../../src/decorators/tsyringe.js";
-import { constructorInfo, hasOwnInjectionTokens } from "../../../src/runtime/constructor-params.js";
+import { constructorInfo, hasOwnInjectionTokens } from "../../../src/container/constructor-params.js";
 
 const STORAGE = Symbol("STORAGE");
 class Database {}

@@ -26,7 +26,7 @@ import type { SecondEra } from "../transports/front-door.js";
 import type { HttpHandlerOptions } from "../transports/http-handler.js";
 import type { ListenOptions } from "../transports/listen.js";
 import { StdioTransport } from "../transports/stdio-transport.js";
-import type { AppContainer } from "./app-container.js";
+import type { AppContainer } from "../container/app-container.js";
 import { DEFAULT_INPUT_LIMITS, type McpAppOptions } from "./app-options.js";
 import { type AppStats, McpApp } from "./mcp-app.js";
 

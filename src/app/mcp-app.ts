@@ -32,7 +32,7 @@ import type { HttpHandler, HttpHandlerOptions, HttpHandlerStats } from "../trans
 import { type ListenOptions, listen } from "../transports/listen.js";
 import type { SessionBinding } from "../transports/session-host.js";
 import { reviveServer } from "../transports/session-revival.js";
-import type { AppContainer } from "./app-container.js";
+import type { AppContainer } from "../container/app-container.js";
 import { DEFAULT_INPUT_LIMITS, type McpAppOptions } from "./app-options.js";
 import { closeAll } from "./lifecycle.js";
 import { settledWithin } from "./settled-within.js";
