@@ -1,3 +1,5 @@
+// Over 300 lines on purpose: one class, the whole STORAGE contract on Redis (put with its commit and
+// undo, read, delete, both listings); its scripts, undo queue and error wording live beside it.
 import { randomBytes } from "node:crypto";
 import { type Clock, SystemClock } from "../clock/clock.js";
 import {
@@ -9,7 +11,17 @@ import {
   redisConnection,
   scanKeys,
 } from "../redis/redis-connection.js";
-import { COMMIT_SCRIPT, PUT_SCRIPT, UNDO_SCRIPT } from "./redis-storage-scripts.js";
+import {
+  asBuffer,
+  conflict,
+  describe,
+  escapeGlob,
+  expectOk,
+  gone,
+  untagged,
+} from "./redis-storage-errors.js";
+import { COMMIT_SCRIPT, PUT_SCRIPT } from "./redis-storage-scripts.js";
+import { RedisUndoQueue } from "./redis-undo-queue.js";
 import { RedisUsage } from "./redis-usage.js";
 import { isResourceId } from "./resource-id.js";
 import {
@@ -18,7 +30,6 @@ import {
   StorageError,
   type StoragePart,
   type StoredResourceMeta,
-  VersionConflictError,
 } from "./storage.js";
 import { checkedId, checkedVersion, checkRange } from "./storage-checks.js";
 import { parseStoredMeta } from "./stored-meta.js";
@@ -51,24 +62,6 @@ const SCAN_COUNT = 500;
 
 /** How much longer than the resource a chunked write's temporary keys may live (if the writer dies). */
 const TEMPORARY_MARGIN_MS = 10 * 60 * 1000;
-
-/** How often a failed write's undo is tried again while Redis does not answer. */
-const UNDO_RETRY_MS = 1_000;
-/** Undos kept for trying again; past this, the oldest are given up (their keys still expire). */
-const UNDO_LIMIT = 1_000;
-
-/** A write that failed and must not show up later. */
-interface PendingUndo {
-  readonly id: string;
-  readonly version: number;
-  /** The metadata the failed write set. */
-  readonly json: string;
-  /** The metadata it replaced, if any. */
-  readonly previousJson: string | undefined;
-  readonly previous: StoredResourceMeta | undefined;
-  /** When the failed write's keys expire by themselves: no need to undo past that. */
-  readonly expiresAt: number;
-}
 
 /**
  * A `STORAGE` provider on Redis or Redis Cluster, shared by every app instance pointing at
@@ -106,8 +99,8 @@ export class RedisStorage implements ResourceStorage {
   private readonly connection: RedisConnection;
   private readonly prefix: string;
   private readonly chunkBytes: number;
-  private readonly undos = new Map<string, PendingUndo>();
-  private undoTimer: NodeJS.Timeout | undefined;
+  /** Undoes failed writes, right behind them and until Redis answers. */
+  private readonly undos: RedisUndoQueue;
   /** The clock `expiresAt` is on: the app's, once it calls `useClock`. */
   private clock: Clock = new SystemClock();
   /** Byte usage shared by every instance on this Redis and prefix. */
@@ -122,6 +115,11 @@ export class RedisStorage implements ResourceStorage {
     });
     this.prefix = options.prefix ?? "frugal:res:";
     this.chunkBytes = options.chunkBytes ?? 4 * 1024 * 1024;
+    const keys = {
+      metaKey: (id: string) => this.metaKey(id),
+      blobKey: (id: string, version: number, part: StoragePart) => this.blobKey(id, version, part),
+    };
+    this.undos = new RedisUndoQueue(this.connection, keys, () => this.clock);
     const ledger = (name: string) => `${this.prefix}u:${hashTag(this.prefix)}:${name}`;
     this.usage = this.ledger = new RedisUsage(
       this.connection,
@@ -215,7 +213,7 @@ export class RedisStorage implements ResourceStorage {
         }
       }
     } catch (error) {
-      this.undo({
+      this.undos.undo({
         id,
         version,
         json,
@@ -381,58 +379,8 @@ export class RedisStorage implements ResourceStorage {
   }
 
   async close(): Promise<void> {
-    clearTimeout(this.undoTimer);
-    this.undoTimer = undefined;
+    this.undos.stop();
     await closeRedis(this.connection);
-  }
-
-  /** Sends the undo of a failed write now (right behind it) and again until Redis answers. */
-  private undo(pending: PendingUndo): void {
-    const key = `${pending.id}:${pending.version}`;
-    this.undos.delete(key);
-    if (this.undos.size >= UNDO_LIMIT) {
-      const oldest = this.undos.keys().next().value;
-      if (oldest !== undefined) this.undos.delete(oldest);
-    }
-    this.undos.set(key, pending);
-    this.sendUndo(key, pending);
-  }
-
-  private sendUndo(key: string, pending: PendingUndo): void {
-    const { id, version, previous } = pending;
-    const previousTtl = previous ? Math.ceil(previous.expiresAt - this.clock.now()) : 0;
-    const restore = pending.previousJson !== undefined && previousTtl > 0 ? pending.previousJson : "";
-    this.connection.client
-      .eval(
-        UNDO_SCRIPT,
-        3,
-        this.metaKey(id),
-        this.blobKey(id, version, "content"),
-        this.blobKey(id, version, "index"),
-        pending.json,
-        restore,
-        Math.max(1, previousTtl),
-        version,
-        previous?.version === version ? "1" : "0",
-      )
-      .then(
-        () => {
-          if (this.undos.get(key) === pending) this.undos.delete(key);
-        },
-        () => this.retryUndos(),
-      );
-  }
-
-  private retryUndos(): void {
-    if (this.undoTimer || this.connection.client.status === "end") return;
-    this.undoTimer = setTimeout(() => {
-      this.undoTimer = undefined;
-      for (const [key, pending] of this.undos) {
-        if (pending.expiresAt <= this.clock.now()) this.undos.delete(key);
-        else this.sendUndo(key, pending);
-      }
-    }, UNDO_RETRY_MS);
-    this.undoTimer.unref();
   }
 
   /** SET of the first chunk (with a TTL), then APPEND of the others: no command copies the whole blob. */
@@ -475,49 +423,4 @@ export class RedisStorage implements ResourceStorage {
   private blobKey(id: string, version: number, part: StoragePart): string {
     return `${this.prefix}${part === "content" ? "c" : "x"}:${hashTag(id)}:${version}`;
   }
-}
-
-/** The id in a tagged key part (`{<id>}`), if it is one the server could have made. */
-function untagged(part: string): string | undefined {
-  const id = part.startsWith("{") && part.endsWith("}") ? part.slice(1, -1) : undefined;
-  return isResourceId(id) ? id : undefined;
-}
-
-function conflict(id: string, expected: number): VersionConflictError {
-  return new VersionConflictError(
-    `resource ${id} changed since version ${expected} was read (another call or instance wrote it first); read it again`,
-  );
-}
-
-function gone(version: number): StorageError {
-  return new StorageError(
-    `version ${version} of this resource is gone; it was updated or deleted; read it again`,
-  );
-}
-
-/** A Buffer view of the bytes (ioredis would stringify a plain Uint8Array). */
-function asBuffer(bytes: Uint8Array): Buffer {
-  return Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-}
-
-/** Throws the first error of a transaction's replies (ioredis resolves them rather than rejecting). */
-function expectOk(replies: Array<[Error | null, unknown]> | null): void {
-  if (replies === null) throw new Error("the transaction was aborted");
-  for (const [error] of replies) if (error) throw error;
-}
-
-/** The prefix as a literal in a SCAN MATCH pattern. */
-function escapeGlob(text: string): string {
-  return text.replace(/[*?[\]\\]/g, "\\$&");
-}
-
-/** A reason safe to show a client (no URL, no credentials). */
-function describe(error: unknown): string {
-  if (error instanceof StorageError) return error.message;
-  const message = (error as Error | null)?.message ?? String(error);
-  if (/timed out/i.test(message)) return "Redis did not answer in time";
-  if (/OOM/.test(message)) return "Redis is out of memory";
-  if (/Stream isn't writeable|enableOfflineQueue|Connection is closed/i.test(message))
-    return "Redis is not connected";
-  return message.split("\n")[0]?.slice(0, 200) ?? "unknown error";
 }
