@@ -4,6 +4,9 @@
 // `frugal-mcp/s3`.
 import "reflect-metadata";
 
+export type { McpApp2026 } from "./app/app-2026.js";
+export type { AggregateSettings, McpAppOptions } from "./app/app-options.js";
+export { type AppStats, McpApp } from "./app/mcp-app.js";
 export type { BudgetExceeded } from "./budget/over-budget.js";
 export { LruCache, type LruCacheOptions } from "./cache/lru-cache.js";
 export { RedisCache, type RedisCacheOptions } from "./cache/redis-cache.js";
@@ -143,9 +146,6 @@ export { audio, type ContentBlock, embeddedResource, image, resourceLink, text }
 export type { JsonObject, JsonValue } from "./results/json-value.js";
 export { readTable } from "./results/table-format.js";
 export { toolError } from "./results/tool-error.js";
-export type { McpApp2026 } from "./app/app-2026.js";
-export type { AggregateSettings, McpAppOptions } from "./app/app-options.js";
-export { type AppStats, McpApp } from "./app/mcp-app.js";
 export { McpFactory } from "./runtime/mcp-factory.js";
 export { MemorySessionStore } from "./sessions/memory-session-store.js";
 export { RedisSessionStore, type RedisSessionStoreOptions } from "./sessions/redis-session-store.js";

@@ -2,6 +2,7 @@ import type { IncomingMessage } from "node:http";
 import type { Server, ServerEventBus, Transport } from "@modelcontextprotocol/server";
 import type { ListKind } from "../catalogue/catalogue.js";
 import type { Clock } from "../clock/clock.js";
+import type { AppContainer } from "../container/app-container.js";
 import { FrugalConfigError } from "../errors/config-error.js";
 import type { InputLimits } from "../pipeline/stages/measure-input.js";
 import type { AppRuntime } from "../protocol/app-runtime.js";
@@ -26,7 +27,6 @@ import type { SecondEra } from "../transports/front-door.js";
 import type { HttpHandlerOptions } from "../transports/http-handler.js";
 import type { ListenOptions } from "../transports/listen.js";
 import { StdioTransport } from "../transports/stdio-transport.js";
-import type { AppContainer } from "../container/app-container.js";
 import { DEFAULT_INPUT_LIMITS, type McpAppOptions } from "./app-options.js";
 import { type AppStats, McpApp } from "./mcp-app.js";
 

@@ -11,6 +11,7 @@ import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv
 import type { InjectionToken } from "tsyringe";
 import type { ListKind } from "../catalogue/catalogue.js";
 import type { CatalogueControl } from "../catalogue/catalogue-control.js";
+import type { AppContainer } from "../container/app-container.js";
 import type { Logger } from "../logging/logger.js";
 import type { AppMetrics } from "../metrics/app-metrics.js";
 import type { CatalogueStats } from "../metrics/catalogue-views.js";
@@ -32,7 +33,6 @@ import type { HttpHandler, HttpHandlerOptions, HttpHandlerStats } from "../trans
 import { type ListenOptions, listen } from "../transports/listen.js";
 import type { SessionBinding } from "../transports/session-host.js";
 import { reviveServer } from "../transports/session-revival.js";
-import type { AppContainer } from "../container/app-container.js";
 import { DEFAULT_INPUT_LIMITS, type McpAppOptions } from "./app-options.js";
 import { closeAll } from "./lifecycle.js";
 import { settledWithin } from "./settled-within.js";

@@ -1,7 +1,7 @@
+import { awaitReady } from "../app/lifecycle.js";
 import type { EventBus } from "../events/event-bus.js";
 import { ExternalEventSource } from "../events/external-event-source.js";
 import type { Logger } from "../logging/logger.js";
-import { awaitReady } from "../app/lifecycle.js";
 
 /**
  * Starts every `ExternalEventSource` provider (they are closed with the other providers). Like

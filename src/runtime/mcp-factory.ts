@@ -1,5 +1,8 @@
 import type { InjectionToken } from "tsyringe";
 import { DEFAULT_MAX_GROUPS } from "../aggregate/query-groups.js";
+import { DEFAULT_INPUT_LIMITS, type McpAppOptions } from "../app/app-options.js";
+import { acquireAll, awaitReady } from "../app/lifecycle.js";
+import { McpApp } from "../app/mcp-app.js";
 import { buildRegistry, type ResolvedService } from "../builder/build-registry.js";
 import { OptionChecker } from "../builder/check-options.js";
 import type { DeclaredService } from "../builder/declared-service.js";
@@ -15,6 +18,8 @@ import { Catalogue } from "../catalogue/catalogue.js";
 import { CATALOGUE } from "../catalogue/catalogue-control.js";
 import { checkCatalogueOptions } from "../catalogue/catalogue-options.js";
 import { SearchTools, searchToolsService } from "../catalogue/search-tools.service.js";
+import { type AppContainer, createAppContainer } from "../container/app-container.js";
+import { collectModuleGraph } from "../container/module-graph.js";
 import { EphemeralResources } from "../ephemeral/ephemeral-resources.js";
 import { settingsForStorage } from "../ephemeral/ephemeral-settings.js";
 import { SCAN_DEFAULTS } from "../ephemeral/query-scan.js";
@@ -36,13 +41,8 @@ import { declaredResourceReader, findDeclaredResource } from "../protocol/operat
 import type { ResourceStorage } from "../storage/storage.js";
 import type { TokenCounter } from "../tokenizer/token-counter.js";
 import { CACHE, CLOCK, EVENT_BUS, LOGGER, SESSION_STORE, STORAGE, TOKEN_COUNTER } from "../tokens.js";
-import { type AppContainer, createAppContainer } from "../container/app-container.js";
-import { DEFAULT_INPUT_LIMITS, type McpAppOptions } from "../app/app-options.js";
 import { startEventSources } from "./event-sources.js";
 import { frameworkProviders } from "./framework-providers.js";
-import { acquireAll, awaitReady } from "../app/lifecycle.js";
-import { McpApp } from "../app/mcp-app.js";
-import { collectModuleGraph } from "../container/module-graph.js";
 import { pipelineStages } from "./pipeline-stages.js";
 import { queryCursors } from "./query-cursors.js";
 import {

@@ -1,8 +1,8 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { ClientCapabilities } from "@modelcontextprotocol/sdk/types.js";
-import type { ProviderEntry } from "../decorators/mcp-module.decorator.js";
 import type { McpAppOptions } from "../app/app-options.js";
 import type { McpApp } from "../app/mcp-app.js";
+import type { ProviderEntry } from "../decorators/mcp-module.decorator.js";
 import { McpFactory } from "../runtime/mcp-factory.js";
 
 /** Options of `createTestClient`. */

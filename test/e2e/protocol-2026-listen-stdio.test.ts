@@ -1,8 +1,8 @@
 import { Client, InMemoryTransport } from "@modelcontextprotocol/client";
 import { McpFactory } from "frugal-mcp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ListenedUris } from "../../src/protocol/registrar-2026/listened-uris.js";
 import type { McpApp2026 } from "../../src/app/app-2026.js";
+import type { ListenedUris } from "../../src/protocol/registrar-2026/listened-uris.js";
 import { Era2026Module } from "../support/protocol-2026-services.js";
 
 // `app.connectAnyEra(transport)` is what `listen({ transport: "stdio" })` runs (serveStdio over

@@ -1,11 +1,11 @@
 import { Client, InMemoryTransport } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
+import { McpApp2026 } from "../../../src/app/app-2026.js";
 import { McpModule } from "../../../src/decorators/mcp-module.decorator.js";
 import { McpService } from "../../../src/decorators/mcp-service.decorator.js";
 import { Tool } from "../../../src/decorators/tool.decorator.js";
 import { FrugalConfigError } from "../../../src/errors/config-error.js";
-import { McpApp2026 } from "../../../src/app/app-2026.js";
 import { McpFactory } from "../../../src/runtime/mcp-factory.js";
 import { createTestClient } from "../../../src/testing/create-test-client.js";
 

@@ -1,8 +1,8 @@
 import { delay } from "tsyringe";
 import { describe, expect, it } from "vitest";
+import { createAppContainer } from "../../../src/container/app-container.js";
 import { inject, injectable } from "../../../src/decorators/tsyringe.js";
 import { FrugalConfigError } from "../../../src/errors/config-error.js";
-import { createAppContainer } from "../../../src/container/app-container.js";
 
 const GREETING = Symbol("GREETING");
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { inject, injectable } from "../../../src/decorators/tsyringe.js";
 import { constructorInfo, hasOwnInjectionTokens } from "../../../src/container/constructor-params.js";
+import { inject, injectable } from "../../../src/decorators/tsyringe.js";
 
 const STORAGE = Symbol("STORAGE");
 class Database {}

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { collectModuleGraph } from "../../../src/container/module-graph.js";
 import { McpModule, type ProviderEntry } from "../../../src/decorators/mcp-module.decorator.js";
 import { FrugalConfigError } from "../../../src/errors/config-error.js";
-import { collectModuleGraph } from "../../../src/container/module-graph.js";
 
 const token = (name: string, value: unknown): ProviderEntry => ({ provide: name, useValue: value });
 const values = (providers: ProviderEntry[]) => providers.map((p) => (p as { useValue: unknown }).useValue);
