@@ -36,8 +36,7 @@ export function resourceToolsService(
       }),
       declare("queryResource", {
         name: names.query,
-        description:
-          "Filter, sort, count or group a JSON array resource's items without reading them all. Answers { items, total, nextCursor?, hasMore }.",
+        description: "Filter, sort, count or group a JSON array resource's items without reading them all.",
         input: queryResourceInput,
         annotations: { readOnlyHint: true },
       }),
