@@ -66,7 +66,8 @@ export const queryResourceInput = {
     .describe(
       'MongoDB filter on dotted fields, e.g. {"n":{"$gte":2}}. $eq $ne $gt $gte $lt $lte $in $nin $exists $regex ($options "i") $and $or $not',
     ),
-  select: fieldList.optional().describe("Fields kept of each item."),
+  // No description: `select`, as in SQL, names the fields kept.
+  select: fieldList.optional(),
   groupBy: fieldNames.optional().describe("Count items per value (array fields: per element)."),
   aggregate: z
     .strictObject({

@@ -22,18 +22,18 @@ import { signatureForm } from "../support/signature-form.js";
  * Issues 24 and 25 then gave every paged tool its `aggregate` input (about 95 tokens each) and
  * the streams `tail`: 2,266. A second lean pass (issue 26: `string | string[]` written as
  * one list of types, no `default: false` on a flag, no `cursor` description, shorter shared
- * and article descriptions): 2,078. The ceiling fails this test when the list grows.
+ * and article descriptions): 2,070. The ceiling fails this test when the list grows.
  */
 const FLAGSHIP_CEILING = 2_100;
 /**
  * JSON Schema's framing (braces, quotes, `"type":`, `"required":[…]`) over the signature form:
  * 1.41× before issue 26 (2,039 over 1,443), 1.43× after (1,769 over 1,239), 1.45× with the
- * aggregates (2,266 over 1,564), 1.47× after the second pass (2,078 over 1,415). The ratio
+ * aggregates (2,266 over 1,564), 1.47× after the second pass (2,070 over 1,407). The ratio
  * rises when descriptions shrink, since they cost both forms alike; what the framing itself
  * costs fell (702 tokens, then 663), and FRAMING_CEILING holds it. What is left is JSON
  * Schema itself: a key, quotes and `"type":` per input.
  */
-const MAX_OVER_SIGNATURES = 1.47;
+const MAX_OVER_SIGNATURES = 1.48;
 /** The tokens of framing: the listing's tokens less its signature form's (663 measured). */
 const FRAMING_CEILING = 680;
 
