@@ -31,13 +31,17 @@ export interface LeanOptions {
 /**
  * A JSON Schema without the keywords that state no constraint, every other keyword kept:
  * `minimum`/`maximum` of ±`Number.MAX_SAFE_INTEGER` (zod's `.int()` writes them on every
- * integer: 9 tokens each that no client can act on) and, when `open`, `additionalProperties:
- * false`. Every list of tools a model reads pays for these on every call.
+ * integer: 9 tokens each that no client can act on), `default: false` on a boolean and, when
+ * `open`, `additionalProperties: false`. A union of plain branches of distinct types (`string | string[]`, `string | null`)
+ * is written as one schema with a list of types (`collapseTypeUnion`), which accepts exactly
+ * the same values in fewer tokens. Every list of tools a model reads pays for these on every call.
  *
  * @example
  * ```ts
  * leanJsonSchema({ type: "integer", minimum: 0, maximum: 9007199254740991 }, { open: true });
  * // { type: "integer", minimum: 0 }
+ * leanJsonSchema({ anyOf: [{ type: "string" }, { type: "array", items: { type: "string" } }] }, { open: true });
+ * // { type: ["string", "array"], items: { type: "string" } }
  * ```
  */
 export function leanJsonSchema(
@@ -48,9 +52,85 @@ export function leanJsonSchema(
   for (const [keyword, value] of Object.entries(schema)) {
     if (isUnbounded(keyword, value)) continue;
     if (options.open && keyword === "additionalProperties" && value === false) continue;
+    // An absent flag is false to every reader: `default: false` on a boolean tells nothing.
+    if (keyword === "default" && value === false && schema.type === "boolean") continue;
     lean[keyword] = leanValue(keyword, value, options);
   }
-  return lean;
+  return collapseTypeUnion(lean);
+}
+
+/**
+ * The keywords that constrain one JSON type only: a branch `{ type: "string", maxLength: 9 }`
+ * says nothing about arrays, so it can share a schema with an array branch's `items`.
+ * (`format` is left out: some formats apply to numbers too.)
+ */
+const KEYWORDS_OF_TYPE: Readonly<Record<string, readonly string[]>> = {
+  string: ["minLength", "maxLength", "pattern"],
+  number: ["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"],
+  integer: ["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"],
+  array: ["items", "prefixItems", "minItems", "maxItems", "uniqueItems"],
+  object: [
+    "properties",
+    "required",
+    "patternProperties",
+    "additionalProperties",
+    "minProperties",
+    "maxProperties",
+    "propertyNames",
+  ],
+  boolean: [],
+  null: [],
+};
+
+/** Keywords a schema holding a union may carry beside it: they describe, never constrain. */
+const ANNOTATIONS = new Set([
+  "description",
+  "title",
+  "default",
+  "examples",
+  "deprecated",
+  "readOnly",
+  "writeOnly",
+  "$comment",
+]);
+
+/**
+ * `{ anyOf: [{ type: "string" }, { type: "array", items: … }] }` as `{ type: ["string",
+ * "array"], items: … }`: the same values, 8 tokens fewer. Only when it is safe: each branch
+ * is a plain `type` with keywords of that type alone, the types are distinct (and not both
+ * `number` and `integer`, whose keywords would mix), and the schema holding the union carries
+ * annotations only. Distinct types make at most one branch match, so `oneOf` collapses too.
+ */
+function collapseTypeUnion(schema: Record<string, unknown>): Record<string, unknown> {
+  const key = "anyOf" in schema ? "anyOf" : "oneOf" in schema ? "oneOf" : undefined;
+  if (key === undefined) return schema;
+  const branches = schema[key];
+  if (!Array.isArray(branches) || branches.length < 2 || !branches.every(isRecord)) return schema;
+  if (Object.keys(schema).some((keyword) => keyword !== key && !ANNOTATIONS.has(keyword))) return schema;
+  const types = branches.map((branch) => branch.type);
+  if (
+    !types.every((type): type is string => typeof type === "string" && Object.hasOwn(KEYWORDS_OF_TYPE, type))
+  )
+    return schema;
+  if (new Set(types).size !== types.length || (types.includes("number") && types.includes("integer")))
+    return schema;
+  const plain = branches.every((branch, i) =>
+    Object.keys(branch).every(
+      (keyword) => keyword === "type" || KEYWORDS_OF_TYPE[types[i] as string]?.includes(keyword),
+    ),
+  );
+  if (!plain) return schema;
+  const merged: Record<string, unknown> = {};
+  for (const [keyword, value] of Object.entries(schema)) {
+    if (keyword !== key) {
+      merged[keyword] = value;
+      continue;
+    }
+    merged.type = types;
+    for (const branch of branches)
+      for (const [name, inner] of Object.entries(branch)) if (name !== "type") merged[name] = inner;
+  }
+  return merged;
 }
 
 function isUnbounded(keyword: string, value: unknown): boolean {

@@ -234,7 +234,8 @@ export function paginationInputShape(
       }`,
     );
   const shape: Record<string, z.ZodType> = {
-    cursor: z.string().optional().describe("nextCursor of the previous page."),
+    // No description: `cursor` takes the page's `nextCursor`, as its name says (every paged tool's listing carries it).
+    cursor: z.string().optional(),
     limit,
   };
   if (spec.stream) {
@@ -261,7 +262,7 @@ export function paginationInputShape(
       .array(z.enum([first, ...rest]))
       .min(1)
       .optional()
-      .describe(`Fields to return (default: ${(spec.defaultFields ?? spec.fields).join(", ")}).`);
+      .describe(`Default: ${(spec.defaultFields ?? spec.fields).join(", ")}`);
   }
   return shape;
 }

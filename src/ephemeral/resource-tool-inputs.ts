@@ -6,7 +6,7 @@ import { MAX_BYTE_SLICE } from "./resource-slices.js";
 const uriInput = z
   .string()
   .max(MAX_URI_LENGTH, `a resource URI may be at most ${MAX_URI_LENGTH} characters; shorten it`)
-  .describe("URI of any resource you may read, e.g. an ephemeral:// link.");
+  .describe("e.g. an ephemeral:// link");
 
 /** Field names: dotted paths, checked by the query (which names a bad one). */
 const fieldList = z.array(z.string());
@@ -22,7 +22,7 @@ export const readResourceInput = {
     .min(1)
     .max(MAX_BYTE_SLICE)
     .optional()
-    .describe("Most items, lines, bytes or characters (default: what fits the budget)."),
+    .describe("Most items, lines, bytes or characters (default: what fits)"),
   index: z.number().int().min(0).optional().describe("Item or line to read characters of."),
   path: z.string().max(1000).optional().describe("JSON Pointer of a string field, e.g. /body."),
 };
@@ -38,16 +38,9 @@ export const searchResourceInput = {
     .int()
     .min(0)
     .optional()
-    .describe(
-      "nextOffset of the previous search. One call scans a bounded part: while hasMore, search again from nextOffset, even with no match yet.",
-    ),
-  limit: z
-    .number()
-    .int()
-    .min(1)
-    .max(500)
-    .default(100)
-    .describe("Most matches (fewer if the token budget is reached)."),
+    // One call scans a bounded part: a model that stops at a call without matches misses the rest.
+    .describe("nextOffset of the previous call: while hasMore, search on from it, even after no match"),
+  limit: z.number().int().min(1).max(500).default(100).describe("Most matches (fewer past the token budget)"),
   count: z.boolean().optional().describe("Answer only { count }."),
   fields: fieldList.optional().describe("Fields kept of each item."),
   context: z.number().int().min(0).max(2000).optional().describe("Characters each side (default 80)."),
@@ -71,9 +64,10 @@ export const queryResourceInput = {
   where: objectInput()
     .optional()
     .describe(
-      'MongoDB filter on dotted fields, e.g. {"state":"open","n":{"$gte":2}}. $eq $ne $gt $gte $lt $lte $in $nin $exists $regex ($options "i") $and $or $not.',
+      'MongoDB filter on dotted fields, e.g. {"n":{"$gte":2}}. $eq $ne $gt $gte $lt $lte $in $nin $exists $regex ($options "i") $and $or $not',
     ),
-  select: fieldList.optional().describe("Fields kept of each item."),
+  // No description: `select`, as in SQL, names the fields kept.
+  select: fieldList.optional(),
   groupBy: fieldNames.optional().describe("Count items per value (array fields: per element)."),
   aggregate: z
     .strictObject({
@@ -86,7 +80,7 @@ export const queryResourceInput = {
       top: z.number().int().min(1).max(1000).optional().describe("Keep the N largest groups."),
     })
     .optional()
-    .describe("Answers { groups: [{ key, count, sum?, … }], total, scanned }."),
+    .describe("Groups instead of items"),
   orderBy: objectInput().optional().describe('e.g. {"updatedAt":-1}'),
   limit: z.number().int().min(1).max(1000).optional(),
   cursor: z.string().optional(),

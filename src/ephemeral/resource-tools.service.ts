@@ -30,14 +30,14 @@ export function resourceToolsService(
       declare("searchResource", {
         name: names.search,
         description:
-          "Find literal text or an RE2 regex in a resource. Each match: index (item or line), path (JSON Pointer), offset, text around it.",
+          // Where a match is (index, path, offset) is named in the answer itself: the description only says it is there.
+          "Find literal text or an RE2 regex in a resource; answers where each match is, with the text around it.",
         input: searchResourceInput,
         annotations: { readOnlyHint: true },
       }),
       declare("queryResource", {
         name: names.query,
-        description:
-          "Filter, sort, count or group a JSON array resource's items without reading them all. Answers { items, total, nextCursor?, hasMore }.",
+        description: "Filter, sort, count or group a JSON array resource's items without reading them all.",
         input: queryResourceInput,
         annotations: { readOnlyHint: true },
       }),

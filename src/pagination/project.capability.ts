@@ -50,7 +50,7 @@ export const Project = defineCapability({
       .array(z.enum(spec.fields as [string, ...string[]]))
       .min(1)
       .optional()
-      .describe(`Fields to return (default: ${spec.defaultFields.join(", ")}).`);
+      .describe(`Default: ${spec.defaultFields.join(", ")}`);
     return input ? input.extend({ fields }) : z.object({ fields });
   },
   // A selection leaves fields out: each declared field becomes optional.

@@ -20,15 +20,22 @@ import { signatureForm } from "../support/signature-form.js";
  * and input schema; the app-only download_file left out): 2,039 tokens before issue 26, 1,769
  * after (the whole JSON answer, with what only the host reads: 2,466 before, 2,185 after).
  * Issues 24 and 25 then gave every paged tool its `aggregate` input (about 95 tokens each) and
- * the streams `tail`: 2,266. The ceiling fails this test when the list grows.
+ * the streams `tail`: 2,266. A second lean pass (issue 26: `string | string[]` written as
+ * one list of types, no `default: false` on a flag, no `cursor` description, shorter shared
+ * and article descriptions): 2,070. The ceiling fails this test when the list grows.
  */
-const FLAGSHIP_CEILING = 2_300;
+const FLAGSHIP_CEILING = 2_100;
 /**
  * JSON Schema's framing (braces, quotes, `"type":`, `"required":[…]`) over the signature form:
- * 1.41× before issue 26 (2,039 over 1,443), 1.43× after (1,769 over 1,239: shorter shared
- * descriptions shrink both forms alike). What is left of the framing is JSON Schema itself.
+ * 1.41× before issue 26 (2,039 over 1,443), 1.43× after (1,769 over 1,239), 1.45× with the
+ * aggregates (2,266 over 1,564), 1.47× after the second pass (2,070 over 1,407). The ratio
+ * rises when descriptions shrink, since they cost both forms alike; what the framing itself
+ * costs fell (702 tokens, then 663), and FRAMING_CEILING holds it. What is left is JSON
+ * Schema itself: a key, quotes and `"type":` per input.
  */
-const MAX_OVER_SIGNATURES = 1.45;
+const MAX_OVER_SIGNATURES = 1.48;
+/** The tokens of framing: the listing's tokens less its signature form's (663 measured). */
+const FRAMING_CEILING = 680;
 
 /** A default page of list_articles (10 articles: slug, title, updatedAt, and the cursor): 322 tokens. */
 const PAGE_CEILING = 350;
@@ -62,6 +69,7 @@ describe("the flagship's catalogue", () => {
       `[figures] signature form: ${signatures} tokens; tools/list / signatures = ${(listed / signatures).toFixed(3)}`,
     );
     expect(listed / signatures).toBeLessThanOrEqual(MAX_OVER_SIGNATURES);
+    expect(listed - signatures).toBeLessThanOrEqual(FRAMING_CEILING);
   });
 
   it("answers a typical call (a first page of list_articles) within its ceiling", async () => {
@@ -111,8 +119,15 @@ describe("the flagship's catalogue", () => {
     });
     expect(schemaOf("search_resource").properties.limit).toMatchObject({ maximum: 500, default: 100 });
     expect(schemaOf("query_resource").properties.aggregate).toMatchObject({
+      type: "object",
       properties: { top: { minimum: 1, maximum: 1000 } },
     });
+    // A field name or several: one schema with a list of types, which accepts what the union did.
+    expect(schemaOf("list_articles").properties.aggregate).toMatchObject({
+      type: "object",
+      properties: { groupBy: { type: ["string", "array"], items: { type: "string" } } },
+    });
+    expect(schemaOf("app_tail_logs").properties.since).toMatchObject({ type: ["string", "number"] });
   });
 
   it("still refuses an unknown argument by name, with the keyword gone", async () => {

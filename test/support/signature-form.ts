@@ -47,7 +47,8 @@ function typeOf(schema: Schema): string {
   if (Array.isArray(schema.enum)) return schema.enum.map((v) => JSON.stringify(v)).join("|");
   if (Array.isArray(schema.anyOf)) return (schema.anyOf as Schema[]).map(typeOf).join("|");
   const type = schema.type;
-  if (Array.isArray(type)) return type.join("|");
+  // A list of types (`["string", "array"]` with `items`): each type with its own keywords.
+  if (Array.isArray(type)) return type.map((one) => typeOf({ ...schema, type: one })).join("|");
   switch (type) {
     case "integer":
     case "number":

@@ -1,3 +1,4 @@
+import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
@@ -65,6 +66,111 @@ describe("leanJsonSchema", () => {
       },
     };
     expect(leanJsonSchema(schema, { open: true })).toEqual(schema);
+  });
+});
+
+describe("leanJsonSchema, on unions of types", () => {
+  const lean = (schema: Record<string, unknown>) => leanJsonSchema(schema, { open: true });
+
+  it("writes a union of plain branches of distinct types as one schema with a list of types", () => {
+    const names = { anyOf: [{ type: "string" }, { type: "array", items: { type: "string" } }] };
+    expect(lean({ ...names, description: "one or several" })).toEqual({
+      description: "one or several",
+      type: ["string", "array"],
+      items: { type: "string" },
+    });
+    // zod's nullable, and a oneOf: distinct types let at most one branch match.
+    expect(lean({ oneOf: [{ type: "string", maxLength: 9 }, { type: "null" }], default: null })).toEqual({
+      type: ["string", "null"],
+      maxLength: 9,
+      default: null,
+    });
+    // Inside properties too, after each branch is leaned.
+    expect(
+      lean({
+        type: "object",
+        properties: { n: { anyOf: [{ type: "integer", maximum: MAX }, { type: "string" }] } },
+      }),
+    ).toEqual({
+      type: "object",
+      properties: { n: { type: ["integer", "string"] } },
+    });
+  });
+
+  it("keeps a union whose merge would accept other values or lose what a branch says", () => {
+    const kept = [
+      { anyOf: [{ type: "string", description: "a slug" }, { type: "integer" }] }, // a branch's own annotation
+      {
+        anyOf: [
+          { type: "string", minLength: 1 },
+          { type: "string", maxLength: 1 },
+        ],
+      }, // the same type twice
+      {
+        anyOf: [
+          { type: "integer", minimum: 0 },
+          { type: "number", maximum: 1 },
+        ],
+      }, // integer is a number
+      { anyOf: [{ type: "string", minimum: 3 }, { type: "array" }] }, // a keyword of another type
+      { anyOf: [{ type: "string", format: "email" }, { type: "null" }] }, // formats may check numbers too
+      { anyOf: [{ type: "string" }, { type: "null" }], minLength: 2 }, // a constraint beside the union
+      { anyOf: [{ type: "string" }, { enum: [1, 2] }] }, // a branch with no type
+      { anyOf: [{ type: "string" }] }, // one branch
+    ];
+    for (const schema of kept) expect(lean(schema)).toEqual(schema);
+  });
+
+  it("drops default: false on a boolean, which every reader assumes, and keeps any other default", () => {
+    expect(lean({ type: "boolean", default: false })).toEqual({ type: "boolean" });
+    expect(lean({ type: "boolean", default: true })).toEqual({ type: "boolean", default: true });
+    expect(lean({ type: ["boolean", "null"], default: false })).toEqual({
+      type: ["boolean", "null"],
+      default: false,
+    });
+    expect(lean({ type: "integer", default: 0 })).toEqual({ type: "integer", default: 0 });
+  });
+
+  it("accepts exactly the values the union accepted (checked by the SDK's own validator)", () => {
+    const validator = new AjvJsonSchemaValidator();
+    const branch = fc.oneof(
+      fc.record({ type: fc.constant("string"), maxLength: fc.nat(3) }, { requiredKeys: ["type"] }),
+      fc.record(
+        { type: fc.constant("integer"), minimum: fc.integer({ min: -2, max: 2 }) },
+        { requiredKeys: ["type"] },
+      ),
+      fc.record(
+        { type: fc.constant("number"), maximum: fc.integer({ min: -2, max: 2 }) },
+        { requiredKeys: ["type"] },
+      ),
+      fc.record(
+        { type: fc.constant("array"), items: fc.constant({ type: "string" }), maxItems: fc.nat(2) },
+        { requiredKeys: ["type"] },
+      ),
+      fc.record({ type: fc.constant("object"), required: fc.constant(["a"]) }, { requiredKeys: ["type"] }),
+      fc.constantFrom({ type: "null" }, { type: "boolean" }, { type: "string", description: "x" }),
+    );
+    const union = fc.record({
+      keyword: fc.constantFrom("anyOf", "oneOf"),
+      branches: fc.array(branch, { minLength: 2, maxLength: 3 }),
+    });
+    const value = fc.oneof(
+      fc.string({ maxLength: 4 }),
+      fc.integer({ min: -3, max: 3 }),
+      fc.double({ min: -3, max: 3, noNaN: true }),
+      fc.boolean(),
+      fc.constant(null),
+      fc.array(fc.oneof(fc.string({ maxLength: 2 }), fc.integer()), { maxLength: 3 }),
+      fc.dictionary(fc.constantFrom("a", "b"), fc.integer()),
+    );
+    fc.assert(
+      fc.property(union, fc.array(value, { minLength: 1, maxLength: 8 }), ({ keyword, branches }, values) => {
+        const before = validator.getValidator({ [keyword]: branches });
+        const after = validator.getValidator(lean({ [keyword]: branches }));
+        for (const v of values) expect(after(v).valid).toBe(before(v).valid);
+      }),
+      { seed: 2626, numRuns: 400 },
+    );
   });
 });
 

@@ -16,8 +16,10 @@ describe("paginationInputShape", () => {
         maximum: 40,
         description: "Page size (default 10; 0: the total only).",
       },
-      cursor: { type: "string", description: "nextCursor of the previous page." },
+      cursor: { type: "string" },
     });
+    // `cursor` takes the page's `nextCursor`, as its name says: no description to pay for.
+    expect(toJsonSchema(shape, "input").properties).not.toHaveProperty("cursor.description");
     expect(shape.safeParse({ limit: 1_000 }).success).toBe(true);
     // 0 asks for the total alone (size only); below it is refused.
     expect(shape.safeParse({ limit: 0 }).success).toBe(true);

@@ -26,8 +26,9 @@ export class ArticlesService {
   constructor(private readonly repo: ArticlesRepository) {}
 
   @Tool({
+    // `site` and `fields` say what they do in their own descriptions: the tool's says the rest.
     description:
-      "List articles, oldest update first, a page at a time. Pass `site` to list one site; `fields` to choose columns; `aggregate` to count them (e.g. by tags).",
+      "List articles, oldest update first, a page at a time; `aggregate` counts them (e.g. by tags).",
     input: { site: z.string().min(1).max(100).optional().describe("site id: tech, food or travel") },
     annotations: { readOnlyHint: true },
   })
@@ -64,7 +65,8 @@ export class ArticlesService {
   }
 
   @Tool({
-    description: "One article by slug; `fields` picks what to return (default: title and body).",
+    // `fields` (from @Project) describes itself, its default included.
+    description: "One article by slug.",
     input: { slug: z.string().min(1).max(200).describe("slug from list_articles") },
     annotations: { readOnlyHint: true },
   })
