@@ -45,6 +45,7 @@ export interface CallOutcome {
 export class OutcomeKey<T> {
   constructor(readonly name: string) {}
 
+  /** Reports `value` on this call's outcome (a later report replaces it). */
   set(outcome: CallOutcome, value: T): void {
     outcome.reports ??= new Map();
     outcome.reports.set(this, value);
