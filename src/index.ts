@@ -8,6 +8,8 @@ export type { McpApp2026 } from "./app/app-2026.js";
 export type { AggregateSettings, McpAppOptions } from "./app/app-options.js";
 export { type AppStats, McpApp } from "./app/mcp-app.js";
 export type { BudgetExceeded } from "./budget/over-budget.js";
+export type { CachedOptions, CacheSpec, InvalidationRule } from "./cache/cache-spec.js";
+export { Cached } from "./cache/cached.capability.js";
 export { LruCache, type LruCacheOptions } from "./cache/lru-cache.js";
 export { RedisCache, type RedisCacheOptions } from "./cache/redis-cache.js";
 export type { CacheEntry, EntryMatcher, OnceRecords, ResultCache } from "./cache/result-cache.js";
@@ -15,7 +17,6 @@ export { CATALOGUE, type CatalogueControl } from "./catalogue/catalogue-control.
 export type { CatalogueOptions } from "./catalogue/catalogue-options.js";
 export { type Clock, ManualClock, SystemClock } from "./clock/clock.js";
 export { Budget } from "./decorators/budget.decorator.js";
-export { Cached } from "./decorators/cached.decorator.js";
 export {
   type CapabilityDecorator,
   type CapabilityDefinition,
@@ -63,11 +64,9 @@ export { type Logger, StderrLogger } from "./logging/logger.js";
 export type {
   AggregateBounds,
   BudgetOptions,
-  CachedOptions,
   CompleteCallback,
   EphemeralOptions,
   InputSchema,
-  InvalidationRule,
   ListedResource,
   McpServiceOptions,
   OperationCaller,
@@ -102,6 +101,7 @@ export {
 } from "./pagination/http-body-cache.js";
 export { type HttpByteSourceOptions, httpByteSource } from "./pagination/http-byte-source.js";
 export { Project, type ProjectionSpec, type ProjectOptions } from "./pagination/project.capability.js";
+export { type CallOutcome, OutcomeKey } from "./pipeline/call-outcome.js";
 export type {
   Capability,
   CapabilityCall,

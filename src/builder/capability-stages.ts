@@ -13,9 +13,10 @@ export interface NamedStage {
 /**
  * The operation's stages, outermost first, with each capability's stage placed right after
  * (inside) the built-in stage it names: after that stage when the operation has it, else
- * where it would have been. Capabilities placed at the same spot run in the order of their
- * names, whatever the order of their decorators. A capability stage outside `shape` answers a tool's thrown error
- * as an `isError` result, as an interceptor's refusal is.
+ * where it would have been. A stage placed `at` a name takes that place itself, so those
+ * placed after the name run inside it. Capabilities placed at the same spot run in the order
+ * of their names, whatever the order of their decorators. A capability stage outside `shape`
+ * answers a tool's thrown error as an `isError` result, as an interceptor's refusal is.
  */
 export function placeCapabilityStages(
   definition: OperationDefinition,
@@ -38,10 +39,17 @@ export function placeCapabilityStages(
     if (!capability.stage) continue;
     const created = capability.stage.create(spec, operation, services);
     if (!created) continue;
-    const outsideShape = rankOf(capability.stage.after) < rankOf("shape");
+    const { after, at } = capability.stage;
+    const place = at ?? after;
+    if (place === undefined)
+      throw new Error(
+        `${capability.decorator}: its stage names no place; give it \`after\` (a PIPELINE_ORDER name)`,
+      );
+    const outsideShape = rankOf(place) < rankOf("shape");
     const stage = outsideShape ? refusingAsToolError(definition, created, services) : created;
-    // Just inside its anchor, after capabilities placed there before it.
-    placed.push({ rank: rankOf(capability.stage.after) + 0.5 + order++ / 1e6, stage });
+    // At its own place, or just inside its anchor, after capabilities placed there before it.
+    const rank = at === undefined ? rankOf(place) + 0.5 : rankOf(place);
+    placed.push({ rank: rank + order++ / 1e6, stage });
   }
   return placed.sort((a, b) => a.rank - b.rank).map((entry) => entry.stage);
 }

@@ -1,14 +1,12 @@
 import type {
   BudgetOptions,
-  CachedOptions,
   EphemeralOptions,
-  InvalidationRule,
   MethodMetadata,
   ServiceMetadata,
 } from "../metadata/definitions.js";
-import type { BudgetSpec, CacheSpec, SpillSpec } from "../metadata/specs.js";
+import type { BudgetSpec, SpillSpec } from "../metadata/specs.js";
 import type { InterceptorRef } from "../pipeline/interceptor.js";
-import { describe, listOf, OptionChecker } from "./check-options.js";
+import { describe, OptionChecker } from "./check-options.js";
 
 /** What resolving an operation's behaviour decorators needs besides its metadata. */
 export interface SpecContext {
@@ -26,10 +24,6 @@ export interface SpecContext {
 }
 
 // Every option key of each decorator (the `Record` makes the compiler flag a key added to its type but not here).
-const CACHED_OPTIONS = Object.keys({ ttl: true, invalidateOn: true, scope: true } satisfies Record<
-  keyof CachedOptions,
-  true
->);
 const BUDGET_OPTIONS = Object.keys({ onExceed: true } satisfies Record<keyof BudgetOptions, true>);
 const EPHEMERAL_OPTIONS = Object.keys({
   when: true,
@@ -41,15 +35,11 @@ const EPHEMERAL_OPTIONS = Object.keys({
   preview: true,
 } satisfies Record<keyof EphemeralOptions, true>);
 
-/** The resolved specs of the behaviour decorators (`@Cached`, `@Budget`, `@Ephemeral`, …) of one operation. */
+/** The resolved specs of the behaviour decorators (`@Budget`, `@Ephemeral`, …) of one operation. */
 export function resolveSpecs(context: SpecContext) {
   const { metadata } = context;
-  // `@Cached()` records an undefined slot: the slot being there is what counts, so the check refuses it.
-  const cache = "cached" in metadata ? resolveCache(context) : undefined;
   const spill = metadata.ephemeral === undefined ? undefined : resolveSpill(context);
-  if (cache && spill) refuseCachedSpill(context.where);
   return {
-    cache,
     budget: resolveBudget(context),
     spill,
     interceptors: [
@@ -57,74 +47,6 @@ export function resolveSpecs(context: SpecContext) {
       ...checkInterceptors(context.where, metadata.interceptors),
     ],
   };
-}
-
-function resolveCache({ where, kind, metadata }: SpecContext): CacheSpec {
-  const check: OptionChecker = new OptionChecker(where, "@Cached");
-  const options = check.knownKeys(metadata.cached, CACHED_OPTIONS);
-  const ttl = check.positiveDuration("`ttl`", options.ttl, "@Cached({ ttl: 60_000 })");
-  const scope =
-    options.scope === undefined
-      ? kind === "tool"
-        ? "owner"
-        : "global"
-      : check.oneOf("`scope`", options.scope, ["owner", "global"] as const);
-  const invalidateOn = options.invalidateOn === undefined ? [] : options.invalidateOn;
-  if (!Array.isArray(invalidateOn)) {
-    check.fail(
-      `\`invalidateOn\` must be an array, not ${describe(invalidateOn)}`,
-      'e.g. invalidateOn: ["articles.changed"]',
-    );
-  }
-  for (const [index, rule] of invalidateOn.entries()) checkRule(check, rule, index);
-  return Object.freeze({ ttl, scope, invalidateOn: Object.freeze([...invalidateOn]) });
-}
-
-/**
- * A stored result is answered with a link to a resource that expires, and such answers are
- * never cached: `@Cached` would silently miss on every large result (and on every result with
- * `when: "always"`), so the pair is refused rather than left to look like a cache.
- */
-function refuseCachedSpill(where: string): never {
-  return new OptionChecker(where, "@Cached").fail(
-    "cannot be combined with @Ephemeral: a result @Ephemeral stores is answered with a link to a resource that expires, and such answers are never cached, so the handler would run again on every call",
-    "remove @Cached (the stored resource is already read again through its link, with read_resource and search_resource), or remove @Ephemeral to cache results that fit the budget (@Paginated pages a large one)",
-  );
-}
-
-function checkRule(check: OptionChecker, rule: unknown, index: number): asserts rule is InvalidationRule {
-  const entry = `\`invalidateOn[${index}]\``;
-  const fix = 'use an event name, or { event: "articles.changed", match: (input, payload) => … }';
-  if (typeof rule === "string") {
-    if (rule === "") check.fail(`${entry} is an empty event name`, fix);
-    return;
-  }
-  if (typeof rule !== "object" || rule === null || Array.isArray(rule)) {
-    check.fail(`${entry} must be an event name or { event, match }, not ${describe(rule)}`, fix);
-  }
-  const { event, match, ...rest } = rule as Record<string, unknown>;
-  const unknown = Object.keys(rest).map((key) => `\`${key}\``);
-  if (unknown.length > 0) {
-    check.fail(
-      `${entry} has ${unknown.length > 1 ? `unknown keys ${listOf(unknown, "and")}` : `an unknown key ${unknown[0]}`}`,
-      "give it only `event` and `match`",
-    );
-  }
-  if (typeof event !== "string" || event === "") {
-    check.fail(
-      `\`invalidateOn[${index}].event\` must be a non-empty event name, not ${describe(event)}`,
-      fix,
-    );
-  }
-  if (match === undefined) {
-    check.fail(
-      `${entry} has an \`event\` but no \`match\``,
-      `add match: (input, payload) => …, or pass the event name alone (${JSON.stringify(event)})`,
-    );
-  }
-  if (typeof match !== "function") {
-    check.fail(`\`invalidateOn[${index}].match\` must be a function, not ${describe(match)}`, fix);
-  }
 }
 
 function resolveBudget({

@@ -1,10 +1,12 @@
 import type { Registry } from "../builder/registry.js";
 import type { BusEvent, DeliveryChange, EventBus } from "../events/event-bus.js";
 import type { Logger } from "../logging/logger.js";
-import type { InvalidationRule } from "../metadata/definitions.js";
 import type { AppMetrics } from "../metrics/app-metrics.js";
+import { specOf } from "../pipeline/capability.js";
 import type { OperationDefinition, ResourceDefinition } from "../pipeline/operation.js";
+import type { InvalidationRule } from "./cache-spec.js";
 import { CacheTrust } from "./cache-trust.js";
+import { Cached } from "./cached.capability.js";
 import type { EntryMatcher, ResultCache } from "./result-cache.js";
 import type { SingleFlight } from "./single-flight.js";
 
@@ -67,7 +69,8 @@ export class CacheInvalidator {
       ...registry.prompts.values(),
     ];
     for (const { definition } of operations) {
-      for (const rule of definition.cache?.invalidateOn ?? []) this.addRule(definition, rule);
+      for (const rule of specOf(definition, Cached.capability)?.invalidateOn ?? [])
+        this.addRule(definition, rule);
     }
   }
 

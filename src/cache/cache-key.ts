@@ -1,25 +1,25 @@
 import * as crypto from "node:crypto";
 import { createHash } from "node:crypto";
 import { canonicalJson } from "../common/canonical-json.js";
-import type { Invocation } from "../pipeline/invocation.js";
+import type { CapabilityCall } from "../pipeline/capability.js";
 import { isSlicedRead, requestedTokenLimit } from "../pipeline/token-limit.js";
 
 /**
  * The cache key of a call: service and method, the canonical input (key order and
  * defaults do not change it; the cursor is already decoded), what else decides the answer
- * (`invocation.identity`: the page's `after`, `limit`, `fields`, a stream's range) and the
+ * (`call.identity`: the page's `after`, `limit`, `fields`, a stream's range) and the
  * owner when scoped to the owner.
  */
-export function cacheKey(namespace: string, invocation: Invocation, owner: string | null): string {
+export function cacheKey(namespace: string, call: CapabilityCall, owner: string | null): string {
   const material = canonicalJson([
     namespace,
-    invocation.input ?? null,
-    invocation.identity,
+    call.input ?? null,
+    call.identity,
     owner,
     // A client that lowered the budget of this call may get a shorter page or an error:
     // that answer must not be served to calls with the normal budget, nor the reverse. A
     // read that a tool slices itself holds the whole value: never served to anyone else.
-    requestedTokenLimit(invocation.ctx.meta) ?? (isSlicedRead(invocation.ctx.meta) ? "sliced" : null),
+    requestedTokenLimit(call.ctx.meta) ?? (isSlicedRead(call.ctx.meta) ? "sliced" : null),
   ]);
   return `${namespace}:${sha256(material)}`;
 }

@@ -1,11 +1,12 @@
+import type { InjectionToken } from "tsyringe";
 import type { Clock } from "../clock/clock.js";
 import type { Logger } from "../logging/logger.js";
 import type { AppMetrics } from "../metrics/app-metrics.js";
-import type { CallOutcome, Stage } from "../pipeline/invocation.js";
-import type { OperationDefinition } from "../pipeline/operation.js";
+import { type CallOutcome, OutcomeKey } from "../pipeline/call-outcome.js";
+import type { CapabilityStageFunction } from "../pipeline/capability.js";
 import { isErrorResult } from "../pipeline/outcomes.js";
-import type { StageFactory } from "../pipeline/stage-factory.js";
 import { cacheKey } from "./cache-key.js";
+import type { CacheSpec } from "./cache-spec.js";
 import type { CacheTrust } from "./cache-trust.js";
 import type { ResultCache } from "./result-cache.js";
 import type { SingleFlight } from "./single-flight.js";
@@ -22,26 +23,31 @@ export interface CacheStageDeps {
   readonly trust?: CacheTrust;
 }
 
+/** What the app gives the cache stage (`CapabilityServices.resolve(CACHE_STAGE)`). */
+export const CACHE_STAGE: InjectionToken<CacheStageDeps> = Symbol.for("frugal-mcp.CACHE_STAGE");
+
+/** True when the call was served from the cache (the app's counters and traces read it). */
+export const CACHE_HIT = new OutcomeKey<boolean>("cache.hit");
+/** True when the cache had no answer and the call ran the handler (not one that joined a running miss). */
+export const CACHE_MISS = new OutcomeKey<boolean>("cache.miss");
+
 /**
  * Under `@Cached`: serves a stored shaped result, or runs the rest of the pipeline once
  * for all identical concurrent calls and stores what it shaped. A call that starts after
  * an invalidation never joins a miss that began before it: that miss is stale, so the call
  * runs its own (read-after-write). Errors, `isError` results
- * and results a later stage marked uncacheable (spilled ones) are never stored. A failing
+ * and results a later stage marked not `keepable` (spilled ones) are never stored. A failing
  * cache backend never fails a call: it is counted, logged, and the call is served from
  * the source (without a write, which would only wait for the same failing backend). While
  * an invalidation of the namespace may have been lost (`CacheTrust`), calls skip the
  * cache altogether.
  */
-export function cacheStage(deps: CacheStageDeps): StageFactory {
-  return { name: "cache", create: (definition) => cacheFor(definition, deps) };
-}
-
-function cacheFor(definition: OperationDefinition, deps: CacheStageDeps): Stage | undefined {
-  const spec = definition.cache;
-  if (!spec) return undefined;
+export function cacheStageFor(
+  spec: CacheSpec,
+  namespace: string,
+  deps: CacheStageDeps,
+): CapabilityStageFunction {
   const { cache, clock, metrics, flights, logger, trust } = deps;
-  const namespace = definition.where;
   const ownerScoped = spec.scope === "owner";
   const failed = Symbol("failed");
   const failOpen = async <T>(what: string, operation: () => Promise<T>): Promise<T | typeof failed> => {
@@ -54,16 +60,16 @@ function cacheFor(definition: OperationDefinition, deps: CacheStageDeps): Stage 
     }
   };
 
-  return async (invocation, next) => {
-    const key = cacheKey(namespace, invocation, ownerScoped ? invocation.ctx.owner : null);
+  return async (call, next) => {
+    const key = cacheKey(namespace, call, ownerScoped ? call.ctx.owner : null);
     const trusted = trust?.trusts(namespace) ?? true;
     const read = trusted ? await failOpen("read", () => cache.get(key)) : undefined;
     const hit = read === failed ? undefined : read;
     const now = clock.now();
     if (hit && hit.expiresAt > now) {
       metrics.cacheHits++;
-      invocation.outcome.cacheHit = true;
-      keptFor(invocation.outcome, hit.expiresAt - now, !ownerScoped);
+      CACHE_HIT.set(call.outcome, true);
+      keptFor(call.outcome, hit.expiresAt - now, !ownerScoped);
       logger.debug(`cache hit ${key}`);
       return hit.value;
     }
@@ -72,19 +78,19 @@ function cacheFor(definition: OperationDefinition, deps: CacheStageDeps): Stage 
     const running = flights.get(key);
     if (running) {
       metrics.cacheCoalesced++;
-      running.join(invocation.ctx.signal);
+      running.join(call.ctx.signal);
       return running.promise;
     }
     metrics.cacheMisses++;
-    invocation.outcome.cacheMiss = true;
+    CACHE_MISS.set(call.outcome, true);
     logger.debug(`cache miss ${key}`);
-    const flight = flights.start(key, namespace, invocation.input, invocation.ctx.signal);
-    invocation.signal = flight.signal;
+    const flight = flights.start(key, namespace, call.input, call.ctx.signal);
+    call.signal = flight.signal;
     try {
       const result = await next();
       if (flight.stale) metrics.cacheStaleDiscards++;
       else if (
-        invocation.outcome.cacheable &&
+        call.outcome.keepable &&
         !isErrorResult(result) &&
         read !== failed &&
         trusted &&
@@ -93,11 +99,11 @@ function cacheFor(definition: OperationDefinition, deps: CacheStageDeps): Stage 
         const entry = {
           value: result,
           namespace,
-          input: invocation.input,
+          input: call.input,
           expiresAt: clock.now() + spec.ttl,
         };
         const wrote = await failOpen("write", () => cache.set(key, entry, spec.ttl));
-        if (wrote !== failed) keptFor(invocation.outcome, spec.ttl, !ownerScoped);
+        if (wrote !== failed) keptFor(call.outcome, spec.ttl, !ownerScoped);
       }
       flight.resolve(result);
       return result;

@@ -51,7 +51,7 @@ function spillFor(definition: OperationDefinition, deps: SpillStageDeps): Stage 
       },
       invocation.ctx.owner,
     );
-    invocation.outcome.cacheable = false;
+    invocation.outcome.keepable = false;
     invocation.outcome.spilled = true;
     return spillSummary(
       {

@@ -287,34 +287,12 @@ export interface StreamChunkOptions {
   settleMs?: number;
 }
 
-/**
- * An `invalidateOn` entry: an event name, or an event with a matcher that drops only the
- * entries whose input matches the event's payload.
- */
-export type InvalidationRule =
-  | string
-  | {
-      event: string;
-      /** True to drop the entry cached for `input` (the handler's input) on this event's `payload`; a throw drops it too. */
-      match: (input: any, payload: any) => boolean;
-    };
-
-/** Options of `@Cached`. */
-export interface CachedOptions {
-  /** Time to live, in milliseconds. */
-  ttl: number;
-  /** Events that drop the cached results at once. */
-  invalidateOn?: readonly InvalidationRule[];
-  /** `"owner"` (default for tools) keeps one caller's results from another; `"global"` (default for resources) shares them. */
-  scope?: "owner" | "global";
-}
-
 /** How the decorated member was declared; only plain methods can become handlers. */
 export type MemberKind = "method" | "getter" | "setter" | "field";
 
 /**
  * Everything the decorators recorded on one method. Each decorator owns one slot, so
- * stacking order never matters. Later features (pagination, cache, budget, …) add slots.
+ * stacking order never matters. Capabilities record theirs in `capabilities`.
  */
 export interface MethodMetadata {
   memberKind: MemberKind;
@@ -322,7 +300,6 @@ export interface MethodMetadata {
   resource?: { uri: string; options: ResourceOptions };
   prompt?: PromptOptions;
   paginated?: { stableKey: readonly string[]; options: PaginatedOptions };
-  cached?: CachedOptions;
   budget?: { tokens: number; options: BudgetOptions };
   ephemeral?: EphemeralOptions;
   /** `@UseInterceptors` on the method: interceptor classes, in the order given. */

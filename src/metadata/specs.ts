@@ -1,10 +1,4 @@
-import type {
-  AggregateBounds,
-  InvalidationRule,
-  PageLink,
-  StreamChunkOptions,
-  TextFormat,
-} from "./definitions.js";
+import type { AggregateBounds, PageLink, StreamChunkOptions, TextFormat } from "./definitions.js";
 
 /**
  * Resolved specs: what the builder makes of the decorators' options at start-up, after
@@ -42,13 +36,6 @@ export interface PaginationSpec {
 export interface StreamChunkSpec extends StreamChunkOptions {
   readonly graceMs: number;
   readonly settleMs: number;
-}
-
-/** `@Cached`, checked and with its scope decided (tools: owner, resources: global). */
-export interface CacheSpec {
-  readonly ttl: number;
-  readonly invalidateOn: readonly InvalidationRule[];
-  readonly scope: "owner" | "global";
 }
 
 /** The budget that applies to an operation: its method's, else its class's, else the app's. */

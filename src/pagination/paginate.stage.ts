@@ -75,7 +75,7 @@ function paginatorFor(
     let { keys, hasMore } = rows;
     if (rows.cutShort) {
       // What a live source had yielded by the deadline: another read may find more.
-      invocation.outcome.cacheable = false;
+      invocation.outcome.keepable = false;
       // A descending walk that gave up goes on from its last item, through the cursor.
       if (spec.order === "desc" && keys.length > 0) hasMore = true;
     }

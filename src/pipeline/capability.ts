@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import type { Logger } from "../logging/logger.js";
 import type { OperationCaller } from "../metadata/definitions.js";
+import type { CallOutcome } from "./call-outcome.js";
 import type { StageName } from "./order.js";
 import type { ToolContext } from "./tool-context.js";
 
@@ -37,6 +38,19 @@ export interface CapabilityCall {
   readonly ctx: ToolContext;
   /** The URI read, for a resource. */
   readonly uri: string | undefined;
+  /**
+   * What decides the answer besides the input (the page position, the selected fields, a
+   * stream's range), added by the stages before this one: a stage that keeps results keys by it.
+   */
+  readonly identity: readonly unknown[];
+  /** What the stages learn about the call: neutral fields, and each capability's own reports (`OutcomeKey`). */
+  readonly outcome: CallOutcome;
+  /**
+   * When set, the signal the rest of the call (later stages, the handler's `ctx.signal`)
+   * runs under instead of the request's own: a stage that runs one call for several waiting
+   * callers sets one aborted only when all of them cancelled.
+   */
+  signal: AbortSignal | undefined;
 }
 
 /**
@@ -59,11 +73,17 @@ export interface CapabilityServices {
 /** Where a capability's stage runs, and how it is made for one operation. */
 export interface CapabilityStage<Spec> {
   /**
-   * The built-in stage it runs right after (inside it), from `PIPELINE_ORDER`. After
-   * `"interceptors"`, a stage guards cache hits and `next()` resolves to the shaped
-   * protocol result; after `"shape"`, it sees the handler's value on its way to shaping.
+   * The place in `PIPELINE_ORDER` it runs right after (inside it). After `"interceptors"`, a
+   * stage guards kept results and `next()` resolves to the shaped protocol result; after
+   * `"shape"`, it sees the handler's value on its way to shaping.
    */
-  readonly after: StageName;
+  readonly after?: StageName | undefined;
+  /**
+   * Instead of `after`: the place in `PIPELINE_ORDER` it takes itself, for a capability that
+   * owns a named place (the built-in `@Cached` holds `"cache"`), so stages placed `after` it
+   * run inside it.
+   */
+  readonly at?: StageName | undefined;
   /** Makes the stage of one operation at start-up, or `undefined` when it does nothing there. */
   create(
     spec: Spec,
@@ -112,6 +132,12 @@ export interface Capability<Options = unknown, Spec = Options> {
   /** A tool's declared output schema as this capability changes it (every field optional under a selection). */
   output?(spec: Spec, output: z.ZodObject, target: CapabilityTarget): z.ZodObject;
   readonly stage?: CapabilityStage<Spec> | undefined;
+  /**
+   * True when its stage may answer several calls with one object (a kept result): the
+   * interceptors then get a copy, so one that changes its result in place cannot change
+   * what later calls or other callers are served.
+   */
+  readonly sharesResults?: boolean | undefined;
   /**
    * Whether the operation exists for a caller, asked before any stage runs, as the
    * decorators' `visibleTo` is: when it answers false (or throws), the operation is left out

@@ -1,3 +1,4 @@
+import type { CallOutcome } from "./call-outcome.js";
 import type { OperationDefinition } from "./operation.js";
 import type { AggregateRequest, PageContext, ToolContext } from "./tool-context.js";
 
@@ -14,40 +15,10 @@ export interface CallState {
   pageRead: boolean;
   /**
    * When set, the signal the rest of the call runs under instead of the request's own: a
-   * coalesced cache miss runs with a signal aborted only when every waiting caller cancelled.
+   * stage that runs one call for several waiting callers sets one aborted only when every
+   * one of them cancelled.
    */
   signal: AbortSignal | undefined;
-}
-
-/**
- * What stages learn about a call, for the stages around them and for the app's counters.
- * The pipeline owns these names, so no capability needs to know another.
- */
-export interface CallOutcome {
-  /** False when the result must not be cached (it was spilled into a resource that expires). */
-  cacheable: boolean;
-  /** True when the result was served from the cache. */
-  cacheHit: boolean;
-  /** True when the cache had no answer and the call ran the handler (not one that joined a running miss). */
-  cacheMiss: boolean;
-  /** True when the result was stored as an ephemeral resource and a link returned. */
-  spilled: boolean;
-  /** Tokens the model reads, when a budget counted them. */
-  tokens: number | undefined;
-  /** Items of the page returned, under `@Paginated` (set when the page is shaped, after the budget). */
-  pageCount: number | undefined;
-  /**
-   * How much longer (ms) this very result stays fresh, when a stage keeps it (the cache, on
-   * a hit or a store): the 2026-07-28 registrar turns it into the result's `ttlMs`.
-   */
-  freshForMs: number | undefined;
-  /** True when that kept result is the same for every caller (not scoped to an owner): `cacheScope` "public". */
-  sharedAcrossOwners: boolean;
-  /**
-   * True when the call goes on with a walk without a cursor: a stream polled from where the
-   * caller's last answer ended (`since = nextSince`). Counted with the calls that pass one.
-   */
-  continuation: boolean;
 }
 
 /** The state of one call as it passes through the pipeline. */
@@ -121,15 +92,14 @@ export function newInvocation(
     signal: undefined,
     identity: [],
     outcome: {
-      cacheable: true,
-      cacheHit: false,
-      cacheMiss: false,
+      keepable: true,
       spilled: false,
       tokens: undefined,
       pageCount: undefined,
       freshForMs: undefined,
       sharedAcrossOwners: false,
       continuation: false,
+      reports: undefined,
     },
     shaped: undefined,
     slots: undefined,

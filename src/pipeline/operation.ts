@@ -6,7 +6,7 @@ import type {
 } from "@modelcontextprotocol/sdk/types.js";
 import type { z } from "zod";
 import type { CompleteCallback, ListedResource, VisibleTo } from "../metadata/definitions.js";
-import type { BudgetSpec, CacheSpec, PaginationSpec, SpillSpec } from "../metadata/specs.js";
+import type { BudgetSpec, PaginationSpec, SpillSpec } from "../metadata/specs.js";
 import type { UriTemplate } from "../uri/uri-template.js";
 import type { Capability } from "./capability.js";
 import type { InterceptorRef } from "./interceptor.js";
@@ -28,8 +28,6 @@ interface OperationBase {
   readonly handler: (input: unknown, ctx: ToolContext) => unknown;
   /** Present under `@Paginated`. */
   readonly pagination: PaginationSpec | undefined;
-  /** Present under `@Cached`. */
-  readonly cache: CacheSpec | undefined;
   /** The budget of what the model reads (method, class or app); absent when none applies. */
   readonly budget: BudgetSpec | undefined;
   /** Present under `@Ephemeral` (tools only). */

@@ -12,6 +12,8 @@
  * items) sits next to the handler, so what is counted and cached is the projection. Interceptors run after validation and before the cache, so they
  * guard cache hits too. Capabilities (built in or the user's) place their stages after one
  * of these (`Capability.stage.after`); several at one place run in the order of their names.
+ * A place may be held by a capability rather than a built-in stage (`Capability.stage.at`:
+ * `@Cached` holds `"cache"`), so stages placed after it still run inside it.
  *
  * A stage that does not apply to an operation (no `@Cached`, no `@Paginated`, …) is left
  * out when the pipeline is composed, so undecorated tools pay nothing for it.

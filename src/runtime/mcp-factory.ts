@@ -10,6 +10,7 @@ import { TEXT_FORMATS } from "../builder/paginated-input.js";
 import type { Registry } from "../builder/registry.js";
 import { checkAppInterceptors, isInterceptorClass } from "../builder/resolve-specs.js";
 import { scanService } from "../builder/scan-service.js";
+import { CACHE_STAGE, type CacheStageDeps } from "../cache/cache.stage.js";
 import { CacheInvalidator } from "../cache/cache-invalidator.js";
 import { CacheTrust } from "../cache/cache-trust.js";
 import type { ResultCache } from "../cache/result-cache.js";
@@ -129,6 +130,12 @@ export const McpFactory = {
     const metrics = new AppMetrics(counter);
     const flights = new SingleFlight();
     const trust = new CacheTrust();
+    const cache = appContainer.resolve(CACHE) as ResultCache;
+    // What the app's own capabilities resolve besides the container's providers.
+    const appParts = new Map<unknown, unknown>([
+      [EVENT_BUS, events],
+      [CACHE_STAGE, { cache, clock, flights, metrics, logger, trust } satisfies CacheStageDeps],
+    ]);
     const interceptorOf = interceptorFactory(appContainer);
     const appInterceptors = appInterceptorTypes.map(interceptorOf);
     const stages = pipelineStages({
@@ -140,9 +147,6 @@ export const McpFactory = {
       interceptorOf,
       bus: events,
       cursors,
-      cache: appContainer.resolve(CACHE) as ResultCache,
-      flights,
-      trust,
       counter,
       resources: ephemeral,
       resourceTools,
@@ -192,7 +196,9 @@ export const McpFactory = {
       // Capabilities emit through the app's bus, which reports what it fails to deliver.
       services: {
         resolve: (token) =>
-          (token === EVENT_BUS ? events : appContainer.resolve(token as InjectionToken<never>)) as never,
+          (appParts.has(token)
+            ? appParts.get(token)
+            : appContainer.resolve(token as InjectionToken<never>)) as never,
         logger,
       },
     });
@@ -208,7 +214,6 @@ export const McpFactory = {
       );
     }
 
-    const cache = appContainer.resolve(CACHE) as ResultCache;
     const invalidator = new CacheInvalidator(registry, cache, flights, metrics, logger, trust);
     invalidatorOf = invalidator;
     invalidator.start(events);

@@ -1,8 +1,4 @@
 import { budgetStage } from "../budget/budget.stage.js";
-import { cacheStage } from "../cache/cache.stage.js";
-import type { CacheTrust } from "../cache/cache-trust.js";
-import type { ResultCache } from "../cache/result-cache.js";
-import type { SingleFlight } from "../cache/single-flight.js";
 import type { Clock } from "../clock/clock.js";
 import type { EphemeralResources } from "../ephemeral/ephemeral-resources.js";
 import type { ResourceToolNames } from "../ephemeral/resource-tools.service.js";
@@ -33,10 +29,6 @@ export interface StageDeps {
   readonly interceptorOf: (type: InterceptorRef) => Interceptor;
   readonly bus: EventBus;
   readonly cursors: CursorCodec;
-  readonly cache: ResultCache;
-  readonly flights: SingleFlight;
-  /** Namespaces the cache must not serve while an invalidation of theirs may be lost. */
-  readonly trust: CacheTrust;
   readonly counter: TokenCounter;
   readonly resources: EphemeralResources;
   readonly resourceTools: ResourceToolNames;
@@ -58,7 +50,6 @@ export function pipelineStages(deps: StageDeps): StageFactory[] {
     validateStage(deps.inputLimits),
     interceptorsStage(deps.appInterceptors, deps.interceptorOf, deps.logger),
     decodeCursorStage(deps.cursors, deps.clock, tails),
-    cacheStage(deps),
     shapeStage(deps),
     spillStage({ resources: deps.resources, counter: deps.counter, tools: deps.resourceTools }),
     budgetStage(deps),

@@ -558,7 +558,11 @@ describe("S3Storage end to end through createTestClient", () => {
     const uri = await spill(t.client, "short_lived");
     if (Date.now() - started < 800) expect((await t.client.readResource({ uri })).contents).toHaveLength(1);
     // A real timer on purpose: this test is about the real clock's 1 s ttl (the next one uses a ManualClock).
-    await new Promise((resolve) => setTimeout(resolve, 1_050 - (Date.now() - started)));
+    // It waits for the expiry the server set (the spill may finish well after `started` on a loaded machine).
+    const listed = (await t.client.listResources()).resources.find((r) => r.uri === uri);
+    const expiresAt = Date.parse(String((listed?._meta as { expiresAt?: string } | undefined)?.expiresAt));
+    expect(Number.isFinite(expiresAt)).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, expiresAt - Date.now() + 50)));
     await expect(t.client.readResource({ uri })).rejects.toMatchObject({ code: -32002 });
     expect((await t.client.listResources()).resources.map((r) => r.uri)).not.toContain(uri);
     expect((await t.client.callTool({ name: "read_resource", arguments: { uri } })).isError).toBe(true);

@@ -16,8 +16,8 @@ import { failedCallResult } from "./failed-call.js";
  * then the method's, each in the order given. `instanceOf` builds (once per app) the
  * interceptor of a class with the app's container, so constructor injection works.
  *
- * Under `@Cached`, the result the rest of the call resolves to is the cache's own entry
- * (an in-memory cache hands out references, and coalesced misses share one object), so
+ * When a capability of the operation shares results (`Capability.sharesResults`: a kept
+ * result an in-memory store hands out by reference, one object for coalesced calls),
  * interceptors get a copy: one that wraps by changing its result in place must not change
  * what later calls, or other callers, are served.
  */
@@ -31,7 +31,8 @@ export function interceptorsStage(
     create(definition) {
       const chain = [...appWide, ...definition.interceptors.map(instanceOf)];
       if (chain.length === 0) return undefined;
-      const own = definition.cache ? copyOf : (result: ProtocolResult) => result;
+      const shared = [...definition.capabilities.keys()].some((capability) => capability.sharesResults);
+      const own = shared ? copyOf : (result: ProtocolResult) => result;
       return async (invocation, next) => {
         const call = interceptedCall(definition, invocation);
         const rest = async () => own((await next()) as ProtocolResult);

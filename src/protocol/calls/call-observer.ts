@@ -9,12 +9,13 @@ import {
   trace,
 } from "@opentelemetry/api";
 import type { Registry } from "../../builder/registry.js";
+import { CACHE_HIT, CACHE_MISS } from "../../cache/cache.stage.js";
 import type { AppMetrics } from "../../metrics/app-metrics.js";
 import { resultBytes } from "../../metrics/result-bytes.js";
 import { INTERNAL_ERROR, jsonRpcErrorCode } from "../../observability/error-type.js";
 import { FRUGAL_ATTRIBUTES, MCP_ATTRIBUTES, TOOL_ERROR } from "../../observability/mcp-attributes.js";
 import { META_GETTER } from "../../observability/meta-carrier.js";
-import type { CallOutcome } from "../../pipeline/invocation.js";
+import type { CallOutcome } from "../../pipeline/call-outcome.js";
 import type { OperationDefinition } from "../../pipeline/operation.js";
 import { isErrorResult } from "../../pipeline/outcomes.js";
 import type { Session } from "../session.js";
@@ -151,7 +152,7 @@ export class CallObserver {
     const { outcome } = call;
     const { counters } = probe;
     const { telemetry } = this.metrics;
-    const hit = outcome?.cacheHit === true;
+    const hit = CACHE_HIT.get(outcome) === true;
     const remembered = hit ? this.remembered(result) : undefined;
     const bytes = remembered ? remembered.bytes : resultBytes(result);
     const tokens = remembered ? remembered.tokens : outcome?.tokens;
@@ -172,7 +173,7 @@ export class CallObserver {
     if (hit) {
       counters.cacheHits++;
       telemetry.cacheHits.add(1, probe.metricAttributes);
-    } else if (outcome?.cacheMiss === true) {
+    } else if (CACHE_MISS.get(outcome) === true) {
       counters.cacheMisses++;
       telemetry.cacheMisses.add(1, probe.metricAttributes);
     }

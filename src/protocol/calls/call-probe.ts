@@ -1,9 +1,11 @@
 import { type Attributes, SpanKind, type SpanOptions } from "@opentelemetry/api";
 import type { Registry } from "../../builder/registry.js";
+import { Cached } from "../../cache/cached.capability.js";
 import { EPHEMERAL_SCHEME } from "../../ephemeral/ephemeral-uri.js";
 import type { AppMetrics } from "../../metrics/app-metrics.js";
 import type { OperationCounters } from "../../metrics/operation-stats.js";
 import { FRUGAL_ATTRIBUTES, MCP_ATTRIBUTES } from "../../observability/mcp-attributes.js";
+import { specOf } from "../../pipeline/capability.js";
 import type { OperationDefinition } from "../../pipeline/operation.js";
 
 /** The statistics key of reads of stored resources that no tool of the app made. */
@@ -104,7 +106,7 @@ function makeProbe(
     spanName,
     spanOptions: Object.freeze({ kind: SpanKind.SERVER, attributes: base }),
     metricAttributes: base,
-    cached: definition?.cache !== undefined,
+    cached: definition !== undefined && specOf(definition, Cached.capability) !== undefined,
     spills: definition?.spill !== undefined,
     errorAttributes(errorType, withStatusCode) {
       const name = withStatusCode ? `${errorType}+status` : errorType;

@@ -1,5 +1,5 @@
 import type { ClientCapabilities, LoggingLevel } from "@modelcontextprotocol/sdk/types.js";
-import type { CallOutcome } from "../../pipeline/invocation.js";
+import type { CallOutcome } from "../../pipeline/call-outcome.js";
 
 /**
  * What a 2026-07-28 request carries itself, instead of what a handshake would have set,

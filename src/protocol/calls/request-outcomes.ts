@@ -1,4 +1,4 @@
-import type { CallOutcome } from "../../pipeline/invocation.js";
+import type { CallOutcome } from "../../pipeline/call-outcome.js";
 import { envelopeOf } from "./request-envelope.js";
 
 /**

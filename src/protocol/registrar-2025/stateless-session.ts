@@ -1,4 +1,6 @@
 import type { Registry } from "../../builder/registry.js";
+import { Cached } from "../../cache/cached.capability.js";
+import { specOf } from "../../pipeline/capability.js";
 
 /** Why a stateless request cannot subscribe, and what to do instead. */
 export const SUBSCRIBE_REFUSED =
@@ -26,7 +28,9 @@ export function ownerScopedFeatures(registry: Registry): string[] {
     ...registry.prompts.values(),
   ];
   return operations.flatMap(({ definition }) => [
-    ...(definition.cache?.scope === "owner" ? [`${definition.where} (@Cached, scope "owner")`] : []),
+    ...(specOf(definition, Cached.capability)?.scope === "owner"
+      ? [`${definition.where} (@Cached, scope "owner")`]
+      : []),
     ...(definition.spill?.scope === "owner" ? [`${definition.where} (@Ephemeral, scope "owner")`] : []),
   ]);
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { ClientCapabilities } from "@modelcontextprotocol/sdk/types.js";
 import type { McpRequestContext, Server, ServerContext } from "@modelcontextprotocol/server";
-import type { CallOutcome } from "../../pipeline/invocation.js";
+import type { CallOutcome } from "../../pipeline/call-outcome.js";
 import type { AppRuntime } from "../app-runtime.js";
 import { withCallId } from "../calls/call-id.js";
 import { outcomeOf } from "../calls/request-outcomes.js";

@@ -1,10 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { Cached } from "../../../src/decorators/cached.decorator.js";
+import { Cached } from "../../../src/cache/cached.capability.js";
 import { Ephemeral } from "../../../src/decorators/ephemeral.decorator.js";
 import { McpService } from "../../../src/decorators/mcp-service.decorator.js";
 import { Paginated } from "../../../src/decorators/paginated.decorator.js";
 import { Prompt } from "../../../src/decorators/prompt.decorator.js";
+import { specOf } from "../../../src/pipeline/capability.js";
 import { buildServices, promptOf } from "../../support/unit-build.js";
 
 describe("buildPrompt", () => {
@@ -48,7 +49,11 @@ describe("buildPrompt", () => {
         return "";
       }
     }
-    expect(promptOf(Prompts, "daily").cache).toEqual({ ttl: 1000, scope: "global", invalidateOn: [] });
+    expect(specOf(promptOf(Prompts, "daily"), Cached.capability)).toEqual({
+      ttl: 1000,
+      scope: "global",
+      invalidateOn: [],
+    });
   });
 
   it("refuses unknown options, @Ephemeral, @Paginated and completions of undeclared arguments", () => {

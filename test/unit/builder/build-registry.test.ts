@@ -1,11 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { buildRegistry } from "../../../src/builder/build-registry.js";
-import { Cached } from "../../../src/decorators/cached.decorator.js";
+import { Cached } from "../../../src/cache/cached.capability.js";
 import { McpService } from "../../../src/decorators/mcp-service.decorator.js";
 import { Prompt } from "../../../src/decorators/prompt.decorator.js";
 import { Resource } from "../../../src/decorators/resource.decorator.js";
 import { Tool } from "../../../src/decorators/tool.decorator.js";
 import { FrugalConfigError } from "../../../src/errors/config-error.js";
+import { specOf } from "../../../src/pipeline/capability.js";
 import type { StageFactory } from "../../../src/pipeline/stage-factory.js";
 import { buildServices, invocationOf, recordingLogger } from "../../support/unit-build.js";
 
@@ -40,7 +41,7 @@ describe("buildRegistry", () => {
     const factory = (name: StageFactory["name"], onlyCached = false): StageFactory => ({
       name,
       create: (definition) =>
-        onlyCached && !definition.cache
+        onlyCached && !specOf(definition, Cached.capability)
           ? undefined
           : async (_invocation, next) => {
               trace.push(name);

@@ -36,6 +36,25 @@ const Zeta = capability("zeta", "interceptors");
 const Alpha = capability("alpha", "interceptors");
 const AfterCache = capability("afterCache", "cache");
 const Guard = capability("guard", "validate", true);
+// Named to sort last: holding a place, it still runs outside what is placed after that place.
+const Holder = defineCapability({
+  name: "zHolder",
+  decorator: "@Holder",
+  options: () => ({}),
+  stage: {
+    at: "cache",
+    create: () => async (_call, next) => {
+      trace.push("holder");
+      return next();
+    },
+  },
+});
+const Nowhere = defineCapability({
+  name: "nowhere",
+  decorator: "@Nowhere",
+  options: () => ({}),
+  stage: { create: () => async (_call, next) => next() },
+});
 const Silent = defineCapability({
   name: "silent",
   decorator: "@Silent",
@@ -49,6 +68,12 @@ class Search {
   @Tool() @Alpha() @AfterCache() @Zeta() @Silent() query() {}
   @Tool() @Guard() guarded() {}
   @Resource("search://{q}") @Guard() read() {}
+  @Tool() @AfterCache() @Holder() @Alpha() held() {}
+}
+
+@McpService()
+class Lost {
+  @Tool() @Nowhere() lost() {}
 }
 
 const logger = recordingLogger();
@@ -82,6 +107,20 @@ describe("placeCapabilityStages", () => {
       "shape",
       "handler",
     ]);
+  });
+
+  it("runs a capability placed `at` a name in that place, with those placed after it inside", async () => {
+    await run(toolOf(Search, "held"), [
+      { name: "interceptors", stage: traced("interceptors") },
+      { name: "shape", stage: traced("shape") },
+    ]);
+    expect(trace).toEqual(["interceptors", "alpha(held)", "holder", "afterCache(held)", "shape", "handler"]);
+  });
+
+  it("refuses a stage that names no place", () => {
+    expect(() => toolOf(Lost, "lost")).toThrow(
+      "@Nowhere: its stage names no place; give it `after` (a PIPELINE_ORDER name)",
+    );
   });
 
   it("keeps a capability's place when the stage it names is absent from the operation", async () => {

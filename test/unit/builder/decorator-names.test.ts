@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { decoratorsOn } from "../../../src/builder/decorator-names.js";
+import { Cached } from "../../../src/cache/cached.capability.js";
 import { Budget } from "../../../src/decorators/budget.decorator.js";
-import { Cached } from "../../../src/decorators/cached.decorator.js";
 import { defineCapability } from "../../../src/decorators/define-capability.js";
 import { Paginated } from "../../../src/decorators/paginated.decorator.js";
 import { Tool } from "../../../src/decorators/tool.decorator.js";
@@ -35,9 +35,9 @@ describe("decoratorsOn", () => {
     expect(decoratorsOn(metadata)).toEqual([
       "@UseInterceptors",
       "@Budget",
-      "@Cached",
       "@Paginated",
       "@Tool",
+      "@Cached",
       "@RateLimit",
     ]);
   });

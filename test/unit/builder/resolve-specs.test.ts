@@ -26,43 +26,6 @@ class Audit {
   }
 }
 
-describe("resolveSpecs: @Cached", () => {
-  it("fills the scope by kind (tools per owner, resources shared) and copies invalidateOn", () => {
-    const match = () => true;
-    const tool = resolveSpecs(context({ cached: { ttl: 100, invalidateOn: ["a", { event: "b", match }] } }));
-    expect(tool.cache).toEqual({ ttl: 100, scope: "owner", invalidateOn: ["a", { event: "b", match }] });
-    expect(Object.isFrozen(tool.cache?.invalidateOn)).toBe(true);
-    expect(resolveSpecs(context({ cached: { ttl: 100 } }, { kind: "resource" })).cache?.scope).toBe("global");
-    expect(resolveSpecs(context({})).cache).toBeUndefined();
-  });
-
-  it("refuses a bad ttl, a bad rule and @Cached with @Ephemeral, saying how to fix each", () => {
-    expect(() => resolveSpecs(context({ cached: { ttl: -1 } }))).toThrow(
-      "Service.list: @Cached `ttl` must be a positive, finite number of milliseconds, not -1. Fix: e.g. @Cached({ ttl: 60_000 }).",
-    );
-    expect(() => resolveSpecs(context({ cached: undefined }))).toThrow(/`ttl` is missing/);
-    expect(() => resolveSpecs(context({ cached: { ttl: 1, invalidateOn: "a" as never } }))).toThrow(
-      '@Cached `invalidateOn` must be an array, not "a"',
-    );
-    expect(() => resolveSpecs(context({ cached: { ttl: 1, invalidateOn: [""] } }))).toThrow(
-      "`invalidateOn[0]` is an empty event name",
-    );
-    expect(() =>
-      resolveSpecs(context({ cached: { ttl: 1, invalidateOn: [{ event: "x" } as never] } })),
-    ).toThrow(
-      '`invalidateOn[0]` has an `event` but no `match`. Fix: add match: (input, payload) => …, or pass the event name alone ("x").',
-    );
-    expect(() =>
-      resolveSpecs(
-        context({ cached: { ttl: 1, invalidateOn: [{ event: "x", match: () => true, when: 1 } as never] } }),
-      ),
-    ).toThrow("`invalidateOn[0]` has an unknown key `when`");
-    expect(() => resolveSpecs(context({ cached: { ttl: 1 }, ephemeral: {} }))).toThrow(
-      /@Cached cannot be combined with @Ephemeral/,
-    );
-  });
-});
-
 describe("resolveSpecs: @Budget", () => {
   it("takes the method's budget, else the class's, else the app's", () => {
     const classBudget = { budget: { tokens: 900, options: {} } };

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { scanService } from "../../../src/builder/scan-service.js";
+import { Cached } from "../../../src/cache/cached.capability.js";
 import { Budget } from "../../../src/decorators/budget.decorator.js";
-import { Cached } from "../../../src/decorators/cached.decorator.js";
 import { McpService } from "../../../src/decorators/mcp-service.decorator.js";
 import { Paginated } from "../../../src/decorators/paginated.decorator.js";
 import { Prompt } from "../../../src/decorators/prompt.decorator.js";
@@ -111,7 +111,7 @@ describe("scanService", () => {
     expect(found.metadata).toEqual({
       memberKind: "method",
       tool: { name: "base_list" },
-      cached: { ttl: 1_000 },
+      capabilities: [{ capability: Cached.capability, options: { ttl: 1_000 } }],
     });
   });
 
@@ -128,7 +128,9 @@ describe("scanService", () => {
     expect(found.declaredOn).toBe(Child);
     expect(found.metadata).toEqual({ memberKind: "method", tool: { name: "child_list" } });
     // The parent's own record is untouched.
-    expect(member(Base, "list").metadata.cached).toEqual({ ttl: 1_000 });
+    expect(member(Base, "list").metadata.capabilities).toEqual([
+      { capability: Cached.capability, options: { ttl: 1_000 } },
+    ]);
   });
 
   it("takes the nearest decorated class in a longer chain", () => {

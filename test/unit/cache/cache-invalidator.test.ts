@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import type { Registry } from "../../../src/builder/registry.js";
 import { CacheInvalidator, type ResourceNotifier } from "../../../src/cache/cache-invalidator.js";
+import { Cached } from "../../../src/cache/cached.capability.js";
 import { LruCache } from "../../../src/cache/lru-cache.js";
 import type { EntryMatcher } from "../../../src/cache/result-cache.js";
 import { SingleFlight } from "../../../src/cache/single-flight.js";
@@ -33,31 +34,40 @@ class WatchedBus extends InMemoryEventBus implements EventBus {
 }
 
 const definitions = {
-  orders: { kind: "tool", where: "Orders.list", cache: { invalidateOn: ["orders.changed"] } },
+  orders: {
+    kind: "tool",
+    where: "Orders.list",
+    capabilities: new Map([[Cached.capability, { invalidateOn: ["orders.changed"] }]]),
+  },
   config: {
     kind: "resource",
     where: "Config.read",
     uri: "config://app",
-    cache: { invalidateOn: ["config.changed"] },
+    capabilities: new Map([[Cached.capability, { invalidateOn: ["config.changed"] }]]),
   },
   article: {
     kind: "resource",
     where: "Articles.read",
     template: new UriTemplate("articles://{id}"),
     inputSchema: z.object({ id: z.coerce.number() }),
-    cache: {
-      invalidateOn: [
+    capabilities: new Map([
+      [
+        Cached.capability,
         {
-          event: "article.changed",
-          match: (input: { id: number }, payload: { id: number | "boom" }) => {
-            if (payload.id === "boom") throw new Error("matcher broke");
-            return input.id === payload.id;
-          },
+          invalidateOn: [
+            {
+              event: "article.changed",
+              match: (input: { id: number }, payload: { id: number | "boom" }) => {
+                if (payload.id === "boom") throw new Error("matcher broke");
+                return input.id === payload.id;
+              },
+            },
+          ],
         },
       ],
-    },
+    ]),
   },
-  uncached: { kind: "tool", where: "Plain.run" },
+  uncached: { kind: "tool", where: "Plain.run", capabilities: new Map() },
 } as unknown as Record<string, OperationDefinition>;
 
 const op = (definition: OperationDefinition | undefined) => ({ definition, execute: async () => undefined });

@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { cacheStage } from "../../../src/cache/cache.stage.js";
+import { CACHE_HIT, CACHE_MISS, cacheStageFor } from "../../../src/cache/cache.stage.js";
 import { LruCache } from "../../../src/cache/lru-cache.js";
 import type { CacheEntry, ResultCache } from "../../../src/cache/result-cache.js";
 import { SingleFlight } from "../../../src/cache/single-flight.js";
 import { ManualClock } from "../../../src/clock/clock.js";
 import type { Logger } from "../../../src/logging/logger.js";
 import { AppMetrics } from "../../../src/metrics/app-metrics.js";
-import { type Invocation, newInvocation, type Stage } from "../../../src/pipeline/invocation.js";
+import { type Invocation, newInvocation } from "../../../src/pipeline/invocation.js";
 import type { OperationDefinition } from "../../../src/pipeline/operation.js";
 import type { ToolContext } from "../../../src/pipeline/tool-context.js";
 
@@ -19,10 +19,10 @@ function cachedStage(scope: "global" | "owner", cache: ResultCache = new LruCach
   const definition = {
     kind: "resource",
     where: "Config.read",
-    cache: { ttl: 60_000, scope, invalidateOn: [] },
+    capabilities: new Map(),
   } as unknown as OperationDefinition;
   const deps = { cache, clock, flights: new SingleFlight(), metrics: new AppMetrics(), logger: silent };
-  const stage = cacheStage(deps).create(definition) as Stage;
+  const stage = cacheStageFor({ ttl: 60_000, scope, invalidateOn: [] }, definition.where, deps);
   const call = async (): Promise<Invocation> => {
     const invocation = newInvocation(definition, {}, "config://app", () => ctx);
     await stage(invocation, async () => ({ contents: [] }));
@@ -35,10 +35,12 @@ describe("cacheStage: how long the result served stays fresh (CallOutcome.freshF
   it("is the full ttl when stored, then the entry's remaining lifetime on each hit", async () => {
     const { clock, call } = cachedStage("global");
     const stored = await call();
-    expect(stored.outcome).toMatchObject({ cacheMiss: true, freshForMs: 60_000, sharedAcrossOwners: true });
+    expect(stored.outcome).toMatchObject({ freshForMs: 60_000, sharedAcrossOwners: true });
+    expect(CACHE_MISS.get(stored.outcome)).toBe(true);
     clock.advance(20_000);
     const hit = await call();
-    expect(hit.outcome).toMatchObject({ cacheHit: true, freshForMs: 40_000, sharedAcrossOwners: true });
+    expect(hit.outcome).toMatchObject({ freshForMs: 40_000, sharedAcrossOwners: true });
+    expect(CACHE_HIT.get(hit.outcome)).toBe(true);
   });
 
   it("says the entry is not shared when it is scoped to the owner", async () => {
@@ -55,7 +57,7 @@ describe("cacheStage: how long the result served stays fresh (CallOutcome.freshF
     } as unknown as ResultCache;
     const { call } = cachedStage("global", failing);
     const invocation = await call();
-    expect(invocation.outcome.cacheMiss).toBe(true);
+    expect(CACHE_MISS.get(invocation.outcome)).toBe(true);
     expect(invocation.outcome.freshForMs).toBeUndefined();
   });
 });

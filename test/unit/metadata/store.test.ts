@@ -13,10 +13,14 @@ describe("metadataStore: methods", () => {
       list() {}
     }
     metadataStore.writeMethod(S.prototype, "list", "method", { tool: { name: "list" } });
-    metadataStore.writeMethod(S.prototype, "list", "method", { cached: { ttl: 1000 } });
+    metadataStore.writeMethod(S.prototype, "list", "method", { budget: { tokens: 1000, options: {} } });
     metadataStore.writeMethod(S.prototype, "total", "field", { tool: {} });
     const record = metadataStore.ownMethod(S.prototype, "list");
-    expect(record).toEqual({ memberKind: "method", tool: { name: "list" }, cached: { ttl: 1000 } });
+    expect(record).toEqual({
+      memberKind: "method",
+      tool: { name: "list" },
+      budget: { tokens: 1000, options: {} },
+    });
     expect(Object.isFrozen(record)).toBe(true);
     expect([...metadataStore.ownMembers(S.prototype)]).toEqual(["list", "total"]);
   });

@@ -14,15 +14,15 @@ class Notes {
 const definition = toolOf(Notes, "list");
 
 describe("newInvocation", () => {
-  it("starts a call with nothing decided: no input, no page, a cacheable outcome", () => {
+  it("starts a call with nothing decided: no input, no page, a keepable outcome", () => {
     const invocation = invocationOf(definition, { q: "x" }, { uri: undefined });
     expect(invocation.args).toEqual({ q: "x" });
     expect(invocation.input).toBeUndefined();
     expect(invocation.identity).toEqual([]);
     expect(invocation.outcome).toMatchObject({
-      cacheable: true,
-      cacheHit: false,
+      keepable: true,
       spilled: false,
+      reports: undefined,
       tokens: undefined,
     });
     expect(invocation.shaped).toBeUndefined();
@@ -46,9 +46,9 @@ describe("newInvocation", () => {
   it("gives each call its own outcome and identity", () => {
     const a = invocationOf(definition);
     const b = invocationOf(definition);
-    a.outcome.cacheHit = true;
+    a.outcome.keepable = false;
     a.identity.push("page-2");
-    expect(b.outcome.cacheHit).toBe(false);
+    expect(b.outcome.keepable).toBe(true);
     expect(b.identity).toEqual([]);
   });
 });

@@ -1,10 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
+import { CACHE_STAGE, type CacheStageDeps } from "../../../src/cache/cache.stage.js";
 import { CacheTrust } from "../../../src/cache/cache-trust.js";
+import { Cached } from "../../../src/cache/cached.capability.js";
 import { LruCache } from "../../../src/cache/lru-cache.js";
 import { SingleFlight } from "../../../src/cache/single-flight.js";
 import { ManualClock } from "../../../src/clock/clock.js";
-import { Cached } from "../../../src/decorators/cached.decorator.js";
 import { McpService } from "../../../src/decorators/mcp-service.decorator.js";
 import { Tool } from "../../../src/decorators/tool.decorator.js";
 import type { EphemeralResources } from "../../../src/ephemeral/ephemeral-resources.js";
@@ -35,9 +36,6 @@ function deps(): StageDeps {
       encrypt: false,
       maxLength: 1024,
     }),
-    cache: new LruCache(),
-    flights: new SingleFlight(),
-    trust: new CacheTrust(),
     counter: new BpeTokenCounter(),
     // No operation here spills: the ephemeral resources are never reached.
     resources: {} as EphemeralResources,
@@ -59,12 +57,29 @@ class Counter {
 }
 
 describe("pipelineStages", () => {
-  it("gives one stage factory per place of PIPELINE_ORDER, in that order", () => {
-    expect(pipelineStages(deps()).map((factory) => factory.name)).toEqual([...PIPELINE_ORDER]);
+  it("gives one stage factory per place of PIPELINE_ORDER, in that order, but the place @Cached holds", () => {
+    expect(pipelineStages(deps()).map((factory) => factory.name)).toEqual(
+      PIPELINE_ORDER.filter((name) => name !== "cache"),
+    );
   });
 
   it("composes into a working pipeline: arguments validated, results shaped and cached", async () => {
-    const registry = buildServices([Counter], { stages: pipelineStages(deps()) });
+    const stageDeps = deps();
+    const cacheDeps: CacheStageDeps = {
+      cache: new LruCache(),
+      clock: stageDeps.clock,
+      flights: new SingleFlight(),
+      metrics: stageDeps.metrics,
+      logger: stageDeps.logger,
+      trust: new CacheTrust(),
+    };
+    const registry = buildServices([Counter], {
+      stages: pipelineStages(stageDeps),
+      services: {
+        resolve: <T>(token: unknown) => (token === CACHE_STAGE ? cacheDeps : undefined) as T,
+        logger: stageDeps.logger,
+      },
+    });
     const add = registry.tools.get("add");
     if (!add) throw new Error("not built");
     const call = (args: Record<string, unknown>) => add.execute(invocationOf(add.definition, args));

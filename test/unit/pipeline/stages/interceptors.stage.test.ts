@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { Cached } from "../../../../src/decorators/cached.decorator.js";
+import { Cached } from "../../../../src/cache/cached.capability.js";
 import { McpService } from "../../../../src/decorators/mcp-service.decorator.js";
 import { Resource } from "../../../../src/decorators/resource.decorator.js";
 import { Tool } from "../../../../src/decorators/tool.decorator.js";

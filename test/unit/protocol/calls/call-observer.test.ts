@@ -2,9 +2,11 @@ import { SpanStatusCode } from "@opentelemetry/api";
 import type { ReadableSpan, SpanProcessor } from "@opentelemetry/sdk-trace-base";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Registry } from "../../../../src/builder/registry.js";
+import { CACHE_HIT, CACHE_MISS } from "../../../../src/cache/cache.stage.js";
+import { Cached } from "../../../../src/cache/cached.capability.js";
 import { invalidParams } from "../../../../src/errors/protocol-errors.js";
 import { AppMetrics } from "../../../../src/metrics/app-metrics.js";
-import type { CallOutcome } from "../../../../src/pipeline/invocation.js";
+import type { CallOutcome, OutcomeKey } from "../../../../src/pipeline/call-outcome.js";
 import type { OperationDefinition } from "../../../../src/pipeline/operation.js";
 import type { RequestExtra } from "../../../../src/protocol/calls/call-context.js";
 import { CallObserver, type ObservedCall } from "../../../../src/protocol/calls/call-observer.js";
@@ -29,7 +31,13 @@ afterAll(() => otel.uninstall());
 
 const registry = { tools: new Map() } as unknown as Registry;
 const tool = (name: string, extra: Record<string, unknown> = {}) =>
-  ({ kind: "tool", name, ...extra }) as unknown as OperationDefinition;
+  ({ kind: "tool", name, capabilities: new Map(), ...extra }) as unknown as OperationDefinition;
+/** An outcome with `key` reported true, as the cache stage reports a hit or a miss. */
+const reported = (key: OutcomeKey<boolean>): CallOutcome => {
+  const outcome = {} as CallOutcome;
+  key.set(outcome, true);
+  return outcome;
+};
 const session = newSession(
   () => "sess-9",
   () => undefined,
@@ -106,12 +114,14 @@ describe("CallObserver", () => {
 
   it("counts a page asked with a cursor as a continuation, and cache hits and misses", async () => {
     const { observer, metrics } = setup();
-    const probe = observer.probe(tool("list", { cache: { ttl: 1000 } }));
+    const probe = observer.probe(
+      tool("list", { capabilities: new Map([[Cached.capability, { ttl: 1000 }]]) }),
+    );
     const page = text("page");
-    await observer.observe(probe, call({ outcome: { cacheMiss: true } as CallOutcome }), async () => page);
+    await observer.observe(probe, call({ outcome: reported(CACHE_MISS) }), async () => page);
     await observer.observe(
       probe,
-      call({ args: { cursor: "c1" }, outcome: { cacheHit: true } as CallOutcome }),
+      call({ args: { cursor: "c1" }, outcome: reported(CACHE_HIT) }),
       async () => page,
     );
     const stats = metrics.operation("list");

@@ -1,6 +1,7 @@
 import { SpanKind } from "@opentelemetry/api";
 import { describe, expect, it } from "vitest";
 import type { Registry } from "../../../../src/builder/registry.js";
+import { Cached } from "../../../../src/cache/cached.capability.js";
 import { AppMetrics } from "../../../../src/metrics/app-metrics.js";
 import type { OperationDefinition } from "../../../../src/pipeline/operation.js";
 import {
@@ -16,13 +17,14 @@ const registry = {
     ["a/b", {}],
   ]),
 } as unknown as Registry;
-const definition = (fields: Record<string, unknown>) => fields as unknown as OperationDefinition;
+const definition = (fields: Record<string, unknown>) =>
+  ({ capabilities: new Map(), ...fields }) as unknown as OperationDefinition;
 
 describe("operationProbe", () => {
   it("names a tool call's span and attributes as the semantic conventions do, keyed by the tool", () => {
     const metrics = new AppMetrics();
     const probe = operationProbe(
-      definition({ kind: "tool", name: "search", cache: { ttl: 1 } }),
+      definition({ kind: "tool", name: "search", capabilities: new Map([[Cached.capability, { ttl: 1 }]]) }),
       registry,
       metrics,
     );

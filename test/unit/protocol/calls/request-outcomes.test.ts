@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { CallOutcome } from "../../../../src/pipeline/invocation.js";
+import type { CallOutcome } from "../../../../src/pipeline/call-outcome.js";
 import { withEnvelope } from "../../../../src/protocol/calls/request-envelope.js";
 import { outcomeOf, recordOutcome } from "../../../../src/protocol/calls/request-outcomes.js";
 

@@ -4,8 +4,9 @@ import { describe, expect, it } from "vitest";
 import type { Operation } from "../../../../src/builder/registry.js";
 import { InMemoryEventBus } from "../../../../src/events/in-memory-event-bus.js";
 import { AppMetrics } from "../../../../src/metrics/app-metrics.js";
+import type { CallOutcome } from "../../../../src/pipeline/call-outcome.js";
 import type { Interceptor } from "../../../../src/pipeline/interceptor.js";
-import type { CallOutcome, Invocation } from "../../../../src/pipeline/invocation.js";
+import type { Invocation } from "../../../../src/pipeline/invocation.js";
 import type { OperationDefinition } from "../../../../src/pipeline/operation.js";
 import type { AppRuntime } from "../../../../src/protocol/app-runtime.js";
 import type { RequestExtra } from "../../../../src/protocol/calls/call-context.js";
@@ -45,7 +46,12 @@ describe("operationRunner", () => {
     });
     const seen: unknown[] = [];
     const search: Operation<OperationDefinition> = {
-      definition: { kind: "tool", name: "search", where: "Search.run" } as unknown as OperationDefinition,
+      definition: {
+        kind: "tool",
+        name: "search",
+        where: "Search.run",
+        capabilities: new Map(),
+      } as unknown as OperationDefinition,
       execute: async (invocation: Invocation) => {
         seen.push([invocation.args, invocation.ctx.owner]);
         await gate;
@@ -75,9 +81,10 @@ describe("operationRunner", () => {
         uri: "config://app",
         name: "config",
         where: "Config.read",
+        capabilities: new Map(),
       } as unknown as OperationDefinition,
       execute: async (invocation: Invocation) => {
-        (invocation.outcome as CallOutcome).cacheHit = true;
+        (invocation.outcome as CallOutcome).freshForMs = 1_000;
         return { contents: [] };
       },
     };
@@ -87,7 +94,7 @@ describe("operationRunner", () => {
       outcome: undefined,
     });
     await operationRunner(runtime, observer)(session, cached, {}, modern, "config://app");
-    expect(outcomeOf(modern)?.cacheHit).toBe(true);
+    expect(outcomeOf(modern)?.freshForMs).toBe(1_000);
   });
 });
 

@@ -1,24 +1,35 @@
 import { describe, expect, it } from "vitest";
 import type { Registry } from "../../../../src/builder/registry.js";
+import { Cached } from "../../../../src/cache/cached.capability.js";
 import {
   ownerScopedFeatures,
   SUBSCRIBE_REFUSED,
   serverRequestRefused,
 } from "../../../../src/protocol/registrar-2025/stateless-session.js";
 
-const op = (where: string, extra: Record<string, unknown> = {}) => ({ definition: { where, ...extra } });
+const op = (where: string, extra: Record<string, unknown> = {}) => ({
+  definition: { where, capabilities: new Map(), ...extra },
+});
 
 describe("ownerScopedFeatures", () => {
   it("lists every operation cached or spilled per owner, naming the decorator, and nothing global", () => {
     const registry = {
       tools: new Map([
-        ["a", op("Articles.search", { cache: { scope: "owner" }, spill: { scope: "owner" } })],
-        ["b", op("Articles.count", { cache: { scope: "global" } })],
+        [
+          "a",
+          op("Articles.search", {
+            capabilities: new Map([[Cached.capability, { scope: "owner" }]]),
+            spill: { scope: "owner" },
+          }),
+        ],
+        ["b", op("Articles.count", { capabilities: new Map([[Cached.capability, { scope: "global" }]]) })],
         ["c", op("Plain.run")],
       ]),
       staticResources: new Map([["config://app", op("Config.read", { spill: { scope: "owner" } })]]),
-      templates: [op("Articles.read", { cache: { scope: "owner" } })],
-      prompts: new Map([["p", op("Prompts.review", { cache: { scope: "global" } })]]),
+      templates: [op("Articles.read", { capabilities: new Map([[Cached.capability, { scope: "owner" }]]) })],
+      prompts: new Map([
+        ["p", op("Prompts.review", { capabilities: new Map([[Cached.capability, { scope: "global" }]]) })],
+      ]),
     } as unknown as Registry;
     expect(ownerScopedFeatures(registry)).toEqual([
       'Articles.search (@Cached, scope "owner")',

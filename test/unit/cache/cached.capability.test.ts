@@ -1,10 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { Cached } from "../../../src/decorators/cached.decorator.js";
-import type { CachedOptions } from "../../../src/metadata/definitions.js";
+import type { CachedOptions } from "../../../src/cache/cache-spec.js";
+import { Cached } from "../../../src/cache/cached.capability.js";
 import { metadataStore } from "../../../src/metadata/store.js";
 
 const cachedOf = (target: Function, property: string) =>
-  metadataStore.ownMethod(target.prototype, property)?.cached;
+  metadataStore
+    .ownMethod(target.prototype, property)
+    ?.capabilities?.find((recorded) => recorded.capability === Cached.capability)?.options as
+    | CachedOptions
+    | undefined;
 
 describe("@Cached", () => {
   it("records a frozen copy of the options and of the invalidateOn list", () => {
