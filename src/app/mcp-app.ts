@@ -1,22 +1,16 @@
+// Over 300 lines: McpApp is the one public object of a running app (connect, listen, HTTP handler,
+// notifications, stats, close); its stats and its drain helpers live beside it (app-stats.ts, drain.ts).
 import { randomUUID } from "node:crypto";
 import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import {
-  CancelledNotificationSchema,
-  type JSONRPCMessage,
-  type RequestId,
-} from "@modelcontextprotocol/sdk/types.js";
+import { CancelledNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 import type { InjectionToken } from "tsyringe";
 import type { ListKind } from "../catalogue/catalogue.js";
 import type { CatalogueControl } from "../catalogue/catalogue-control.js";
 import type { AppContainer } from "../container/app-container.js";
 import type { Logger } from "../logging/logger.js";
-import type { AppMetrics } from "../metrics/app-metrics.js";
-import type { CatalogueStats } from "../metrics/catalogue-views.js";
-import type { OperationStats } from "../metrics/operation-stats.js";
-import type { PrincipalStats } from "../metrics/principal-tokens.js";
 import type { AppRuntime } from "../protocol/app-runtime.js";
 import { principalOwner } from "../protocol/calls/owner.js";
 import { sendListChanged } from "../protocol/list-changed.js";
@@ -34,60 +28,22 @@ import { type ListenOptions, listen } from "../transports/listen.js";
 import type { SessionBinding } from "../transports/session-host.js";
 import { reviveServer } from "../transports/session-revival.js";
 import { DEFAULT_INPUT_LIMITS, type McpAppOptions } from "./app-options.js";
+import { type AppStats, appStats } from "./app-stats.js";
+import {
+  allAnswered,
+  allSent,
+  cutCall,
+  HANDLER_GRACE_MS,
+  SHUTTING_DOWN,
+  settleRequest,
+  shutdownError,
+  trackSends,
+} from "./drain.js";
 import { closeAll } from "./lifecycle.js";
-import { settledWithin } from "./settled-within.js";
 
-/** Counters readable with `app.stats()`. */
-export interface AppStats {
-  /**
-   * Sessions connected now. On a `protocol: "2026-07-28"` app, also its open serving units: a
-   * stdio connection, and each 2026-07-28 request while it is answered.
-   */
-  sessions: number;
-  /** Calls running now. */
-  inFlight: number;
-  /** Bytes the in-memory event stores of HTTP sessions keep now so clients can resume streams. */
-  eventStoreBytes: number;
-  cache: {
-    hits: number;
-    misses: number;
-    /** Calls that waited for an identical running miss instead of running the handler. */
-    coalesced: number;
-    /** Entries the cache evicted to stay within its size. */
-    evictions: number;
-    /** Cache backend failures (those calls were served from the source). */
-    backendErrors: number;
-    /** Results kept out of the cache because an invalidation arrived while they were computed. */
-    staleDiscards: number;
-  };
-  /** Tokens returned per tool (counted under a budget): calls counted and total tokens. */
-  tokens: Record<string, { calls: number; tokens: number }>;
-  resources: {
-    /** Sources of `resources/list` (a template's `list`, the ephemeral storage) that failed; the rest was listed. */
-    listErrors: number;
-    /** The same failures per source: a template's URI, or `"ephemeral storage"`. */
-    listFailures: Record<string, number>;
-  };
-  /**
-   * Per operation, keyed by tool name, resource URI or template, and prompt name (a prompt
-   * named like a tool is `prompt:<name>`; reads of spilled results are keyed
-   * `ephemeral://<tool>/{id}`, other stored resources `(stored resources)`). An operation
-   * appears once a call of it has completed.
-   */
-  operations: Record<string, OperationStats>;
-  /**
-   * What `tools/list` costs a model, per distinct view (the set of tools a caller sees): each
-   * view's tokens (counted once, in the background, after this is first read) and how often
-   * it was listed. At most 32 views are kept apart; listings of any other are counted together.
-   */
-  catalogue: CatalogueStats;
-  /**
-   * Calls answered and tokens out (where a budget counted them) per owner, as `ctx.owner`
-   * names it: `principal:<name>`, or `session:<id>` for an anonymous session. The first 1,000 owners are kept apart; the rest
-   * are counted together in `others`.
-   */
-  principals: PrincipalStats;
-}
+export type { AppStats } from "./app-stats.js";
+
+import { settledWithin } from "./settled-within.js";
 
 /**
  * A built frugal-mcp app: serves sessions over any transport. Create it with
@@ -374,30 +330,10 @@ export class McpApp {
   stats(): AppStats {
     let inFlight = 0;
     for (const session of this.sessions) inFlight += session.inFlight.size;
-    const { metrics, cache } = this.runtime;
     let eventStoreBytes = 0;
     for (const stats of this.httpStats) eventStoreBytes += stats().eventStoreBytes;
-    return {
-      sessions: this.sessions.size,
-      inFlight,
-      eventStoreBytes,
-      cache: {
-        hits: metrics.cacheHits,
-        misses: metrics.cacheMisses,
-        coalesced: metrics.cacheCoalesced,
-        evictions: cache.evictions ?? 0,
-        backendErrors: metrics.cacheBackendErrors,
-        staleDiscards: metrics.cacheStaleDiscards,
-      },
-      tokens: Object.fromEntries([...metrics.tokensByTool].map(([tool, t]) => [tool, { ...t }])),
-      resources: {
-        listErrors: metrics.resourceListErrors,
-        listFailures: Object.fromEntries(metrics.listFailures),
-      },
-      operations: operationStats(metrics),
-      catalogue: metrics.catalogue.stats(),
-      principals: metrics.principals.stats(),
-    };
+    const live = { sessions: this.sessions.size, inFlight, eventStoreBytes };
+    return appStats(live, this.runtime.metrics, this.runtime.cache);
   }
 
   /**
@@ -424,13 +360,7 @@ export class McpApp {
     if (pending.length > 0 && !(await settledWithin(Promise.allSettled(pending), drainMs))) {
       // Cut: answer every call still running with an error, instead of leaving its client waiting.
       const cuts = [...this.sessions].flatMap((session) =>
-        [...session.unanswered.keys()].map((id) => {
-          session.cut.add(id);
-          settleRequest(session, id);
-          const answer = shutdownError(id, CUT_AT_DEADLINE);
-          cutAnswers.add(answer);
-          return session.server.transport?.send(answer);
-        }),
+        [...session.unanswered.keys()].map((id) => cutCall(session, id)),
       );
       await settledWithin(Promise.allSettled(cuts), 1000);
     }
@@ -459,72 +389,4 @@ export class McpApp {
       await close().catch((e) => this.logger.error("closing a listener failed", e));
     await closeAll(this.appContainer.instances, this.logger);
   }
-}
-
-/** A snapshot of every operation that completed a call. */
-function operationStats(metrics: AppMetrics): Record<string, OperationStats> {
-  const operations: Record<string, OperationStats> = {};
-  for (const [key, counters] of metrics.operations) {
-    if (counters.calls > 0) operations[key] = counters.snapshot();
-  }
-  return operations;
-}
-
-/** How long `close()` gives aborted handlers to return before naming them in a warning. */
-const HANDLER_GRACE_MS = 200;
-const SHUTTING_DOWN = "Server is shutting down: this request was not run; send it again after the restart";
-const CUT_AT_DEADLINE =
-  "Server is shutting down: this call did not finish within the drain deadline (drainTimeoutMs) and was cancelled";
-
-/** The error answers `close()` sends for calls it cuts: the only answers a cut request may still get. */
-const cutAnswers = new WeakSet<object>();
-
-function shutdownError(id: RequestId, message: string): JSONRPCMessage {
-  return { jsonrpc: "2.0", id, error: { code: -32000, message } };
-}
-
-/** A request was answered (or cancelled, or cut): forget it, and wake `close()` when none is left. */
-function settleRequest(session: Session, id: RequestId): void {
-  if (session.unanswered.delete(id) && session.unanswered.size === 0) session.whenAllAnswered?.();
-}
-
-/** Resolves once every request the session had received is answered. */
-function allAnswered(session: Session): Promise<void> {
-  if (session.unanswered.size === 0) return Promise.resolve();
-  return new Promise((resolve) => {
-    session.whenAllAnswered = resolve;
-  });
-}
-
-/**
- * Wraps a transport's `send` so the app knows which requests are answered and how many
- * messages are still on their way, and drops a late answer to a request `close()` already cut.
- */
-function trackSends(transport: Transport, session: Session): void {
-  const send = transport.send.bind(transport);
-  // One callback per session, not a closure per message: every response passes here.
-  const sent = () => {
-    session.sendsPending--;
-    if (session.sendsPending === 0) session.whenAllSent?.();
-  };
-  transport.send = (message, options) => {
-    const response = "id" in message && ("result" in message || "error" in message);
-    const id = response ? (message as { id: RequestId }).id : undefined;
-    // A request cut by close() gets its shutdown error only, never a late answer from its handler.
-    if (id !== undefined && session.cut.has(id) && !cutAnswers.has(message)) return Promise.resolve();
-    const sending = send(message, options);
-    // Handed to the transport, the request is answered; close() waits for the send itself below.
-    if (id !== undefined) settleRequest(session, id);
-    session.sendsPending++;
-    sending.then(sent, sent);
-    return sending;
-  };
-}
-
-/** Resolves once every message the session handed to its transport is sent (or failed). */
-function allSent(session: ServedSession): Promise<void> {
-  if (session.sendsPending === 0) return Promise.resolve();
-  return new Promise((resolve) => {
-    session.whenAllSent = resolve;
-  });
 }

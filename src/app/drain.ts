@@ -1,0 +1,77 @@
+// Draining an app's 2025 sessions on close(): which requests are still unanswered, which
+// messages are still on their way, and the answers of the calls cut at the deadline.
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { JSONRPCMessage, RequestId } from "@modelcontextprotocol/sdk/types.js";
+import type { ServedSession, Session } from "../protocol/session.js";
+
+/** How long `close()` gives aborted handlers to return before naming them in a warning. */
+export const HANDLER_GRACE_MS = 200;
+export const SHUTTING_DOWN =
+  "Server is shutting down: this request was not run; send it again after the restart";
+const CUT_AT_DEADLINE =
+  "Server is shutting down: this call did not finish within the drain deadline (drainTimeoutMs) and was cancelled";
+
+/** The error answers `close()` sends for calls it cuts: the only answers a cut request may still get. */
+const cutAnswers = new WeakSet<object>();
+
+export function shutdownError(id: RequestId, message: string): JSONRPCMessage {
+  return { jsonrpc: "2.0", id, error: { code: -32000, message } };
+}
+
+/** A request was answered (or cancelled, or cut): forget it, and wake `close()` when none is left. */
+export function settleRequest(session: Session, id: RequestId): void {
+  if (session.unanswered.delete(id) && session.unanswered.size === 0) session.whenAllAnswered?.();
+}
+
+/** Resolves once every request the session had received is answered. */
+export function allAnswered(session: Session): Promise<void> {
+  if (session.unanswered.size === 0) return Promise.resolve();
+  return new Promise((resolve) => {
+    session.whenAllAnswered = resolve;
+  });
+}
+
+/**
+ * Wraps a transport's `send` so the app knows which requests are answered and how many
+ * messages are still on their way, and drops a late answer to a request `close()` already cut.
+ */
+export function trackSends(transport: Transport, session: Session): void {
+  const send = transport.send.bind(transport);
+  // One callback per session, not a closure per message: every response passes here.
+  const sent = () => {
+    session.sendsPending--;
+    if (session.sendsPending === 0) session.whenAllSent?.();
+  };
+  transport.send = (message, options) => {
+    const response = "id" in message && ("result" in message || "error" in message);
+    const id = response ? (message as { id: RequestId }).id : undefined;
+    // A request cut by close() gets its shutdown error only, never a late answer from its handler.
+    if (id !== undefined && session.cut.has(id) && !cutAnswers.has(message)) return Promise.resolve();
+    const sending = send(message, options);
+    // Handed to the transport, the request is answered; close() waits for the send itself below.
+    if (id !== undefined) settleRequest(session, id);
+    session.sendsPending++;
+    sending.then(sent, sent);
+    return sending;
+  };
+}
+
+/** Resolves once every message the session handed to its transport is sent (or failed). */
+export function allSent(session: ServedSession): Promise<void> {
+  if (session.sendsPending === 0) return Promise.resolve();
+  return new Promise((resolve) => {
+    session.whenAllSent = resolve;
+  });
+}
+
+/**
+ * Cuts a call still running at the drain deadline: its request is settled and answered with
+ * the shutdown error, the only answer it may still get (a late one from its handler is dropped).
+ */
+export function cutCall(session: ServedSession, id: RequestId): Promise<void> | undefined {
+  session.cut.add(id);
+  settleRequest(session, id);
+  const answer = shutdownError(id, CUT_AT_DEADLINE);
+  cutAnswers.add(answer);
+  return session.server.transport?.send(answer);
+}

@@ -1,0 +1,73 @@
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import { describe, expect, it } from "vitest";
+import { allAnswered, allSent, cutCall, settleRequest, trackSends } from "../../../src/app/drain.js";
+import { newSession, type ServedSession } from "../../../src/protocol/session.js";
+
+/** A transport that records what it sends, each send resolved when the test says. */
+function transport() {
+  const sent: JSONRPCMessage[] = [];
+  const pending: Array<() => void> = [];
+  const t = {
+    send: (message: JSONRPCMessage) => {
+      sent.push(message);
+      return new Promise<void>((resolve) => pending.push(resolve));
+    },
+  } as unknown as Transport;
+  return { t, sent, flush: () => pending.splice(0).forEach((resolve) => resolve()) };
+}
+
+const answer = (id: number): JSONRPCMessage => ({ jsonrpc: "2.0", id, result: {} });
+
+describe("drain", () => {
+  it("settles a request once its answer is handed to the transport, and waits for the send itself", async () => {
+    const session = newSession(
+      () => "s",
+      () => undefined,
+    );
+    session.unanswered.set(1, undefined as never);
+    const { t, flush } = transport();
+    trackSends(t, session);
+    let answered = false;
+    const waiting = allAnswered(session).then(() => {
+      answered = true;
+    });
+    void t.send(answer(1));
+    await waiting;
+    expect(answered).toBe(true);
+    let sentAll = false;
+    const sending = allSent(session as ServedSession).then(() => {
+      sentAll = true;
+    });
+    expect(sentAll).toBe(false);
+    flush();
+    await sending;
+    expect(sentAll).toBe(true);
+  });
+
+  it("answers a cut call with the shutdown error only, dropping its handler's late answer", async () => {
+    const { t, sent, flush } = transport();
+    const session = {
+      ...newSession(
+        () => "s",
+        () => undefined,
+      ),
+      server: { transport: t },
+    } as unknown as ServedSession;
+    session.unanswered.set(7, undefined as never);
+    trackSends(t, session);
+    void cutCall(session, 7);
+    expect(session.unanswered.size).toBe(0);
+    await t.send(answer(7)); // the handler's late answer: dropped
+    flush();
+    expect(sent).toEqual([
+      {
+        jsonrpc: "2.0",
+        id: 7,
+        error: { code: -32000, message: expect.stringContaining("did not finish within the drain deadline") },
+      },
+    ]);
+    settleRequest(session, 7); // settling twice is harmless
+    await allAnswered(session);
+  });
+});
