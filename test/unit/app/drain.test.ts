@@ -14,7 +14,10 @@ function transport() {
       return new Promise<void>((resolve) => pending.push(resolve));
     },
   } as unknown as Transport;
-  return { t, sent, flush: () => pending.splice(0).forEach((resolve) => resolve()) };
+  const flush = () => {
+    for (const resolve of pending.splice(0)) resolve();
+  };
+  return { t, sent, flush };
 }
 
 const answer = (id: number): JSONRPCMessage => ({ jsonrpc: "2.0", id, result: {} });
