@@ -1,10 +1,4 @@
-import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
-import { createRequire } from "node:module";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { createInterface } from "node:readline";
 import { ListObjectsV2Command, S3Client } from "@aws-sdk/client-s3";
 import {
   CLOCK,
@@ -24,77 +18,25 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest
 import { z } from "zod";
 import { encodeContent } from "../../src/ephemeral/content-index.js";
 import { type S3ClientLike, S3Storage } from "../../src/storage/s3-storage.js";
+import { S3RVER_CREDENTIALS, type S3rver, startS3rver } from "../support/s3rver.js";
 import { describeStorageContract } from "../support/storage-contract.js";
 
 const BUCKET = "frugal-test";
-const CREDENTIALS = { accessKeyId: "S3RVER", secretAccessKey: "S3RVER" };
-
-/**
- * s3rver, a real S3-compatible server, on loopback. It runs in a child process because
- * it signs ListObjectsV2 continuation tokens with DES, which Node 20's OpenSSL 3 only
- * offers with `--openssl-legacy-provider`: in this process every truncated listing (so
- * every paged `list()`) would fail with a 500.
- *
- * One s3rver bug is patched: a ranged GET of an empty object is answered `206 bytes 0-0/0`
- * with no body, so the client waits until the connection aborts; S3 answers 416
- * InvalidRange, as the patch makes s3rver do.
- */
-async function startS3rver(directory: string): Promise<{ port: number; child: ChildProcess }> {
-  const entry = createRequire(import.meta.url).resolve("s3rver");
-  const store = join(entry, "..", "stores", "filesystem.js");
-  const script = `
-    const S3rver = require(${JSON.stringify(entry)});
-    const FilesystemStore = require(${JSON.stringify(store)});
-    const getObject = FilesystemStore.prototype.getObject;
-    FilesystemStore.prototype.getObject = async function (bucket, key, options) {
-      const object = await getObject.call(this, bucket, key, options);
-      if (object && object.range && object.size === 0 && object.content) {
-        object.content.destroy();
-        object.content = null;
-      }
-      return object;
-    };
-    const server = new S3rver({
-      port: 0, address: "127.0.0.1", silent: true, directory: ${JSON.stringify(directory)},
-      configureBuckets: [{ name: ${JSON.stringify(BUCKET)} }],
-    });
-    server.run().then(({ port }) => process.stdout.write(JSON.stringify({ port }) + "\\n"));
-    // Stops with the test process, even when it dies without cleaning up.
-    process.stdin.on("end", () => server.close().finally(() => process.exit(0)));
-    process.stdin.resume();
-  `;
-  const child = spawn(process.execPath, ["--openssl-legacy-provider", "-e", script], {
-    stdio: ["pipe", "pipe", "inherit"],
-  });
-  const line = await new Promise<string>((resolve, reject) => {
-    const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream });
-    lines.once("line", resolve);
-    child.once("exit", (code) => reject(new Error(`s3rver exited with ${code} before listening`)));
-  });
-  return { port: (JSON.parse(line) as { port: number }).port, child };
-}
+const CREDENTIALS = S3RVER_CREDENTIALS;
 
 let endpoint: string;
-let server: ChildProcess;
-let directory: string;
+let server: S3rver;
 let admin: S3Client;
 
 beforeAll(async () => {
-  directory = mkdtempSync(join(tmpdir(), "frugal-s3rver-"));
-  const started = await startS3rver(directory);
-  server = started.child;
-  endpoint = `http://127.0.0.1:${started.port}`;
+  server = await startS3rver(BUCKET);
+  endpoint = server.endpoint;
   admin = new S3Client({ endpoint, forcePathStyle: true, region: "us-east-1", credentials: CREDENTIALS });
 });
 
 afterAll(async () => {
   admin?.destroy();
-  if (server && server.exitCode === null) {
-    const exited = new Promise((resolve) => server.once("exit", resolve));
-    server.stdin?.end();
-    await exited;
-  }
-  if (directory) rmSync(directory, { recursive: true, force: true });
+  await server?.stop();
 });
 
 /** A prefix of its own per test, so tests never see each other's objects. */

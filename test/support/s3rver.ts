@@ -16,11 +16,13 @@ export interface S3rver {
 }
 
 /**
- * s3rver, a real S3-compatible server, on loopback with one bucket, in a folder of its own.
- * The same setup as test/e2e/s3-storage.test.ts (see the reasons there): a child process,
- * because s3rver signs ListObjectsV2 continuation tokens with DES, which Node's OpenSSL 3
- * offers only with `--openssl-legacy-provider`; and a patch so a ranged GET of an empty
- * object is refused as S3 refuses it, instead of hanging.
+ * s3rver, a real S3-compatible server, on loopback with one bucket, in a folder of its own
+ * (the unit and end-to-end S3 tests share it). It runs in a child process because s3rver
+ * signs ListObjectsV2 continuation tokens with DES, which Node's OpenSSL 3 offers only with
+ * `--openssl-legacy-provider`: in the test process every truncated listing (so every paged
+ * `list()`) would fail with a 500. One s3rver bug is patched: a ranged GET of an empty object
+ * is answered `206 bytes 0-0/0` with no body, so the client waits until the connection
+ * aborts; S3 answers 416 InvalidRange, as the patch makes s3rver do.
  */
 export async function startS3rver(bucket = "frugal-unit"): Promise<S3rver> {
   const directory = mkdtempSync(join(tmpdir(), "frugal-s3rver-unit-"));
