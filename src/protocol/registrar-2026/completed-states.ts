@@ -21,6 +21,10 @@ interface StateRecord {
 
 /** Most records kept in memory when the cache offers none to share (each lives the state's lifetime). */
 const MAX_LOCAL_RECORDS = 100_000;
+/** How long a repeat waits for the answer of a first submission running on another instance. */
+const DEFAULT_WAIT_ELSEWHERE_MS = 30_000;
+/** Longest pause between two reads of the shared record while waiting for that answer. */
+const MAX_POLL_MS = 250;
 
 /**
  * Single completion of 2026-07-28 request states. A state that carries answers completes
@@ -29,7 +33,9 @@ const MAX_LOCAL_RECORDS = 100_000;
  * running the handler (a client retrying after a lost response gets its answer); anyone
  * else — another principal, or any caller of a state issued to an anonymous one — is refused.
  * The records live in the app's cache when it shares them (`RedisCache`), so this holds
- * across instances; otherwise in this process's memory.
+ * across instances; otherwise in this process's memory. A repeat that arrives while the first
+ * submission still runs gets its answer once it has one: from this process at once, from
+ * another instance by reading the shared record again (for at most `waitElsewhereMs`).
  *
  * @example
  * ```ts
@@ -47,6 +53,7 @@ export class CompletedStates {
   constructor(
     shared: OnceRecords | undefined,
     private readonly ttlMs: number,
+    private readonly waitElsewhereMs = DEFAULT_WAIT_ELSEWHERE_MS,
   ) {
     this.records = shared ?? memoryRecords(ttlMs);
   }
@@ -62,6 +69,26 @@ export class CompletedStates {
     if (record.a) return { kind: "answered", answer: record.a };
     const running = this.running.get(key);
     if (running) return { kind: "answered", answer: await running };
+    return this.answerFromElsewhere(key, mine);
+  }
+
+  /**
+   * The first submission runs on another instance (or is storing its answer here): the
+   * contract says a repeat returns the first result, so read the shared record again until it
+   * holds one, rather than refusing a client that retried a little early.
+   */
+  private async answerFromElsewhere(key: string, mine: StateRecord): Promise<Completion> {
+    const deadline = Date.now() + this.waitElsewhereMs;
+    for (let pause = 10; Date.now() < deadline; pause = Math.min(pause * 2, MAX_POLL_MS)) {
+      await new Promise((resolve) =>
+        setTimeout(resolve, Math.min(pause, Math.max(1, deadline - Date.now()))),
+      );
+      const earlier = await this.records.claim(key, JSON.stringify(mine), this.ttlMs);
+      // The record expired meanwhile (with the state's lifetime): this verified submission is the first now.
+      if (earlier === undefined) return this.first(key, mine);
+      const record = JSON.parse(earlier) as StateRecord;
+      if (record.a) return { kind: "answered", answer: record.a };
+    }
     throw new ProtocolError(
       -32000,
       "This request is being answered (its request state was submitted already); send it again in a moment to get its answer",

@@ -40,7 +40,7 @@ describe("CompletedStates", () => {
     }
   });
 
-  it("shares records through a cache's once-records, so another instance sees a running state", async () => {
+  it("shares records through a cache's once-records: a repeat on another instance waits for the first answer", async () => {
     const shared = new Map<string, string>();
     const records = {
       claim: async (key: string, value: string) => {
@@ -53,14 +53,30 @@ describe("CompletedStates", () => {
     const here = new CompletedStates(records, 60_000);
     const there = new CompletedStates(records, 60_000);
     const first = await here.claim("st-4", "principal:alice");
-    await expect(there.claim("st-4", "principal:alice")).rejects.toThrow(
+    if (first.kind !== "first") throw new Error("the first claim must run");
+    const repeat = there.claim("st-4", "principal:alice");
+    // The repeat finds the record running (no answer yet) before the first settles.
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    await first.settle({ error: { code: -32603, message: "boom" } });
+    const answered = { kind: "answered", answer: { error: { code: -32603, message: "boom" } } };
+    expect(await repeat).toEqual(answered);
+    expect(await there.claim("st-4", "principal:alice")).toEqual(answered);
+  });
+
+  it("refuses a repeat asking again later when the first submission elsewhere never answers within the wait", async () => {
+    const shared = new Map<string, string>();
+    const records = {
+      claim: async (key: string, value: string) => {
+        const earlier = shared.get(key);
+        if (earlier === undefined) shared.set(key, value);
+        return earlier;
+      },
+      put: async (key: string, value: string) => void shared.set(key, value),
+    };
+    await new CompletedStates(records, 60_000).claim("st-5", "principal:alice");
+    await expect(new CompletedStates(records, 60_000, 50).claim("st-5", "principal:alice")).rejects.toThrow(
       /is being answered .* send it again in a moment/,
     );
-    if (first.kind === "first") await first.settle({ error: { code: -32603, message: "boom" } });
-    expect(await there.claim("st-4", "principal:alice")).toEqual({
-      kind: "answered",
-      answer: { error: { code: -32603, message: "boom" } },
-    });
   });
 });
 
