@@ -69,6 +69,8 @@ class BlobService {
 @McpModule({ services: [BlobService] })
 class BlobModule {}
 
+/** The base64 blob of a read's first content, if it has one. */
+const blobOf = (read: unknown) => (read as { contents: Array<{ blob?: string }> }).contents[0]?.blob;
 const b64 = (bytes: Uint8Array) => Buffer.from(bytes).toString("base64");
 const fromB64 = (text: string) => new Uint8Array(Buffer.from(text, "base64"));
 
@@ -93,10 +95,7 @@ function expectChunkHint(error: unknown) {
 }
 
 /** A resources/read that is not answered whole: refused with the hint, or a blob shorter than the content. */
-async function expectNotWhole(
-  read: () => Promise<{ contents: Array<{ blob?: string }> }>,
-  whole: Uint8Array,
-) {
+async function expectNotWhole(read: () => Promise<unknown>, whole: Uint8Array) {
   const answer = await read().then(
     (result) => ({ result }),
     (error: unknown) => ({ error }),
@@ -105,7 +104,7 @@ async function expectNotWhole(
     expect((answer.error as { code?: number }).code).toBe(-32602);
     expectChunkHint(answer.error);
   } else {
-    const blob = answer.result.contents[0]?.blob ?? "";
+    const blob = blobOf(answer.result) ?? "";
     expect(blob.length).toBeLessThan(b64(whole).length);
   }
 }
@@ -125,7 +124,7 @@ describe("declared binary resources over their budget", () => {
 
   it("answers a binary resource within the budget whole", async () => {
     const read = await t.client.readResource({ uri: "blob://small" });
-    expect(read.contents[0]?.blob).toBe(b64(SMALL));
+    expect(blobOf(read)).toBe(b64(SMALL));
   });
 
   it("never answers a binary resource over the app's budget whole (counted by its size)", async () => {
@@ -137,7 +136,7 @@ describe("declared binary resources over their budget", () => {
       () => t.client.readResource({ uri: "blob://small", _meta: { "frugal/maxTokens": 20 } }),
       SMALL,
     );
-    expect((await t.client.readResource({ uri: "blob://small" })).contents[0]?.blob).toBe(b64(SMALL));
+    expect(blobOf(await t.client.readResource({ uri: "blob://small" }))).toBe(b64(SMALL));
   });
 
   it("holds a binary resource to its own @Budget", async () => {
@@ -269,7 +268,7 @@ describe("a binary resource over its budget on a 2026-07-28 client over Streamab
     );
     await client.connect(new HttpV2(new URL(url)));
     try {
-      await expectNotWhole(() => client.readResource({ uri: "blob://big" }) as never, BIG);
+      await expectNotWhole(() => client.readResource({ uri: "blob://big" }), BIG);
       const result = await client.callTool({
         name: "read_resource",
         arguments: { uri: "blob://big", offset: 0, limit: 100 },
