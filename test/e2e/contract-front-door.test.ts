@@ -225,6 +225,32 @@ describe.each(ERAS)("the front door of the %s registrar", (_label, modern) => {
       }
     });
 
+    it("answers 401 before reading the body (1 MB announced, none sent), for each era", async () => {
+      for (const { era, headers } of requestsOf(modern)) {
+        const socket = await openSocket(url);
+        const heard = headersOn(socket);
+        socket.write(head(url, headers, 1024 * 1024));
+        expect(await heard, era).toMatch(/^HTTP\/1\.1 401 /);
+      }
+    });
+
+    it("answers 413 to a chunked body that grows past maxBodyBytes, for each era", async () => {
+      for (const { era, headers } of requestsOf(modern)) {
+        const socket = await openSocket(url);
+        const heard = headersOn(socket);
+        const { pathname, host } = new URL(url);
+        const lines = Object.entries({ ...headers, authorization: "Bearer t-alice" })
+          .map(([name, value]) => `${name}: ${value}\r\n`)
+          .join("");
+        socket.write(
+          `POST ${pathname} HTTP/1.1\r\nHost: ${host}\r\n${lines}Transfer-Encoding: chunked\r\n\r\n`,
+        );
+        const chunk = "x".repeat(4096);
+        for (let i = 0; i < 4; i++) socket.write(`${chunk.length.toString(16)}\r\n${chunk}\r\n`);
+        expect(await heard, era).toMatch(/^HTTP\/1\.1 413 /);
+      }
+    });
+
     it("answers 413 to a body over maxBodyBytes, for each era", async () => {
       const pad = "x".repeat(MAX_BODY * 2);
       const bodies = [
