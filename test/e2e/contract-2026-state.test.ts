@@ -6,6 +6,8 @@
  * share state (a RedisCache, or a RedisSessionStore) this holds across instances.
  */
 import { randomUUID } from "node:crypto";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
 import {
   type Authenticate,
   CACHE,
@@ -52,9 +54,21 @@ function moduleWith(providers: () => ProviderEntry[]) {
 }
 
 const apps: McpApp[] = [];
-afterAll(() => Promise.allSettled(apps.map((app) => app.close())));
+const servers: Server[] = [];
+afterAll(async () => {
+  await Promise.allSettled(apps.map((app) => app.close()));
+  for (const server of servers) {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  }
+});
 
-async function instance(providers: () => ProviderEntry[] = () => []): Promise<string> {
+const MOUNTS = ["listen", "listen stateless", "httpHandler", "httpHandler stateless"] as const;
+
+async function instance(
+  providers: () => ProviderEntry[] = () => [],
+  mount: (typeof MOUNTS)[number] = "listen",
+): Promise<string> {
   const app = await McpFactory.create(moduleWith(providers), {
     name: "orders",
     version: "1.0.0",
@@ -62,7 +76,14 @@ async function instance(providers: () => ProviderEntry[] = () => []): Promise<st
     cursorSecret: SECRET,
   });
   apps.push(app);
-  return (await app.listen({ transport: "http", port: 0, authenticate, allowAnonymous: true })).url as string;
+  const options = { authenticate, allowAnonymous: true, stateless: mount.endsWith("stateless") };
+  if (mount.startsWith("listen"))
+    return (await app.listen({ transport: "http", port: 0, ...options })).url as string;
+  const handler = app.httpHandler(options);
+  const server = createServer((req, res) => void handler(req, res));
+  servers.push(server);
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
 }
 
 interface Answer {
@@ -130,48 +151,49 @@ async function asked(url: string, order: string, token?: string) {
 const resultText = (answer: Answer) => answer.result?.content?.[0]?.text;
 const refused = (answer: Answer) => answer.error !== undefined || answer.result?.isError === true;
 
-describe("single completion of an answered 2026-07-28 request on one instance", () => {
+describe.each(MOUNTS)("single completion of an answered 2026-07-28 request on one instance (%s)", (mount) => {
   let url: string;
   beforeAll(async () => {
-    url = await instance();
+    url = await instance(() => [], mount);
   });
+  const order = (name: string) => `${mount.replace(/\W/g, "")}-${name}`;
 
   it("runs the handler once and returns the first result to a second submission", async () => {
-    const send = await asked(url, "one", "t-alice");
+    const send = await asked(url, order("one"), "t-alice");
     const first = await send(url, "t-alice");
-    expect(resultText(first)).toMatch(/^order one placed with PIN PIN-one \(run 1, /);
+    expect(resultText(first)).toContain(`order ${order("one")} placed with PIN PIN-${order("one")} (run 1, `);
     const again = await send(url, "t-alice");
     expect(resultText(again)).toBe(resultText(first));
-    expect(placed.get("one")).toBe(1);
+    expect(placed.get(order("one"))).toBe(1);
   });
 
   it("runs the handler once when the same answered state is submitted twice at once", async () => {
-    const send = await asked(url, "twice-at-once", "t-alice");
+    const send = await asked(url, order("twice-at-once"), "t-alice");
     const [a, b] = await Promise.all([send(url, "t-alice"), send(url, "t-alice")]);
-    expect(placed.get("twice-at-once")).toBe(1);
+    expect(placed.get(order("twice-at-once"))).toBe(1);
     expect(resultText(a)).toBeDefined();
     expect(resultText(b)).toBe(resultText(a));
   });
 
   it("refuses another caller, before and after, and never lets its attempt use the state up", async () => {
-    const send = await asked(url, "contested", "t-alice");
+    const send = await asked(url, order("contested"), "t-alice");
     expect(refused(await send(url, "t-bob"))).toBe(true);
     expect(refused(await send(url))).toBe(true);
-    expect(placed.get("contested")).toBeUndefined();
+    expect(placed.get(order("contested"))).toBeUndefined();
     const first = await send(url, "t-alice");
-    expect(resultText(first)).toMatch(/^order contested placed .*\(run 1, /);
+    expect(resultText(first)).toMatch(/ placed .*\(run 1, /);
     const bob = await send(url, "t-bob");
     expect(refused(bob)).toBe(true);
-    expect(JSON.stringify(bob)).not.toContain("PIN-contested");
+    expect(JSON.stringify(bob)).not.toContain(`PIN-${order("contested")}`);
     expect(resultText(await send(url, "t-alice"))).toBe(resultText(first));
-    expect(placed.get("contested")).toBe(1);
+    expect(placed.get(order("contested"))).toBe(1);
   });
 
   it("runs an anonymous caller's answered state once", async () => {
-    const send = await asked(url, "anonymous");
-    expect(resultText(await send(url))).toMatch(/^order anonymous placed .*\(run 1, /);
+    const send = await asked(url, order("anonymous"));
+    expect(resultText(await send(url))).toMatch(/ placed .*\(run 1, /);
     const again = await send(url);
-    expect(placed.get("anonymous")).toBe(1);
+    expect(placed.get(order("anonymous"))).toBe(1);
     expect(resultText(again) ?? "").not.toMatch(/\(run 2, /);
   });
 });
