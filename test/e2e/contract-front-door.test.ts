@@ -23,7 +23,10 @@ import {
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 
 const PRINCIPALS: Record<string, string> = { "Bearer t-alice": "alice", "Bearer t-bob": "bob" };
-const authenticate: Authenticate = (req) => PRINCIPALS[req.headers.authorization ?? ""];
+/** Carol's principal comes as AuthInfo (scopes, extra), the others by name. */
+const CAROL = { token: "t-carol", clientId: "carol", scopes: ["orders:read"], extra: { tenant: "t1" } };
+const authenticate: Authenticate = async (req) =>
+  req.headers.authorization === "Bearer t-carol" ? CAROL : PRINCIPALS[req.headers.authorization ?? ""];
 
 @McpService()
 class DoorService {
@@ -303,6 +306,37 @@ describe.each(ERAS)("the front door of the %s registrar", (_label, modern) => {
         await client.close();
       }
       expect(owners[0]).not.toEqual(owners[1]);
+    });
+
+    it("brings AuthInfo from authenticate to ctx.auth whole, on each era", async () => {
+      const v1 = new Client({ name: "v1", version: "1.0.0" });
+      await v1.connect(
+        new StreamableHTTPClientTransport(new URL(url), {
+          requestInit: { headers: { authorization: "Bearer t-carol" } },
+        }),
+      );
+      const clients: Array<{ callTool: Client["callTool"]; close(): Promise<void> }> = [v1];
+      if (modern) {
+        const v2 = new ClientV2(
+          { name: "v2", version: "1.0.0" },
+          { versionNegotiation: { mode: { pin: "2026-07-28" } } },
+        );
+        await v2.connect(
+          new HttpV2(new URL(url), { requestInit: { headers: { authorization: "Bearer t-carol" } } }),
+        );
+        clients.push(v2 as never);
+      }
+      for (const client of clients) {
+        const result = await client.callTool({ name: "whoami", arguments: {} });
+        const who = parseWho((result.content as Array<{ text?: string }>)[0]?.text);
+        expect(who.auth).toMatchObject({
+          clientId: "carol",
+          scopes: ["orders:read"],
+          extra: { tenant: "t1" },
+        });
+        expect(String(who.owner)).toContain("carol");
+        await client.close();
+      }
     });
 
     it.runIf(modern)("brings the principal to ctx.auth and ctx.owner on a 2026-07-28 client", async () => {
