@@ -145,7 +145,8 @@ async function asked(url: string, order: string, token?: string) {
     requestState: first.result?.requestState,
     inputResponses: { [key as string]: { action: "accept", content: { pin: `PIN-${order}` } } },
   };
-  return (to: string, as?: string) => call(to, params, as);
+  return (to: string, as?: string, other?: Record<string, unknown>) =>
+    call(to, other ? { ...params, arguments: other } : params, as);
 }
 
 const resultText = (answer: Answer) => answer.result?.content?.[0]?.text;
@@ -187,6 +188,14 @@ describe.each(MOUNTS)("single completion of an answered 2026-07-28 request on on
     expect(JSON.stringify(bob)).not.toContain(`PIN-${order("contested")}`);
     expect(resultText(await send(url, "t-alice"))).toBe(resultText(first));
     expect(placed.get(order("contested"))).toBe(1);
+  });
+
+  it("refuses the state with other arguments, and that attempt does not use it up", async () => {
+    const send = await asked(url, order("bound"), "t-alice");
+    expect(refused(await send(url, "t-alice", { order: order("other") }))).toBe(true);
+    expect(placed.get(order("other"))).toBeUndefined();
+    expect(resultText(await send(url, "t-alice"))).toContain("(run 1, ");
+    expect(placed.get(order("bound"))).toBe(1);
   });
 
   it("runs an anonymous caller's answered state once", async () => {
