@@ -22,7 +22,7 @@ import { createV2ServerFactory } from "../protocol/registrar-2026/v2-registrar.j
 import { loadedV2Sdk, loadV2Sdk, type V2Sdk } from "../protocol/registrar-2026/v2-sdk.js";
 import type { V2Transport } from "../protocol/registrar-2026/v2-transport.js";
 import { type Session, sessionServes } from "../protocol/session.js";
-import { CLOCK } from "../tokens.js";
+import { CLOCK, SESSION_STORE } from "../tokens.js";
 import type { SecondEra } from "../transports/front-door.js";
 import type { HttpHandlerOptions } from "../transports/http-handler.js";
 import type { ListenOptions } from "../transports/listen.js";
@@ -106,7 +106,10 @@ export class McpApp2026 extends McpApp {
       sdk,
       host,
       inputReplay(runtime, settings, clock),
-      new CompletedStates(runtime.cache.records, DEFAULT_REPLAY_TTL_MS),
+      new CompletedStates(
+        runtime.cache.records ?? appContainer.resolve(SESSION_STORE).records,
+        DEFAULT_REPLAY_TTL_MS,
+      ),
     );
   }
 

@@ -7,6 +7,7 @@ import {
   type RedisConnectionOptions,
   redisConnection,
 } from "../redis/redis-connection.js";
+import { redisOnceRecords, ttlPx } from "../redis/redis-once-records.js";
 import { namespaceOfKey } from "./cache-key.js";
 import type { CacheEntry, EntryMatcher, OnceRecords, ResultCache } from "./result-cache.js";
 
@@ -61,25 +62,11 @@ export class RedisCache implements ResultCache {
   constructor(options: RedisCacheOptions = {}) {
     this.connection = redisConnection(options);
     this.prefix = options.prefix ?? "frugal:cache:";
+    this.records = redisOnceRecords(this.connection, (key) => this.recordKey(key));
   }
 
   /** Once-records in this Redis (SET NX), so every instance sharing it sees them. */
-  readonly records: OnceRecords = {
-    claim: async (key, value, ttlMs) => {
-      const earlier = await this.connection.client.set(
-        this.recordKey(key),
-        value,
-        "PX",
-        ttlPx(ttlMs),
-        "NX",
-        "GET",
-      );
-      return earlier ?? undefined;
-    },
-    put: async (key, value, ttlMs) => {
-      await this.connection.client.set(this.recordKey(key), value, "PX", ttlPx(ttlMs));
-    },
-  };
+  readonly records: OnceRecords;
 
   /** Connects; `McpFactory.create` waits for this (briefly). */
   ready(): Promise<void> {
@@ -213,8 +200,4 @@ function parseEntry(raw: string, generation: string): StoredEntry | undefined {
 function expectOk(replies: Array<[Error | null, unknown]> | null): void {
   if (replies === null) throw new Error("the transaction was aborted");
   for (const [error] of replies) if (error) throw error;
-}
-
-function ttlPx(ttlMs: number): number {
-  return Math.max(1, Math.ceil(ttlMs));
 }

@@ -1,3 +1,7 @@
+import type { OnceRecords } from "../common/once-records.js";
+
+export type { OnceRecords } from "../common/once-records.js";
+
 /** One cached, shaped result and what invalidation needs to know about it. */
 export interface CacheEntry {
   /** The shaped protocol result (JSON-safe). */
@@ -34,21 +38,4 @@ export interface ResultCache {
   readonly records?: OnceRecords;
   /** Releases connections and timers; the app calls it when it closes. */
   close?(): Promise<void>;
-}
-
-/**
- * Small records written once and read back by key, outside any cache namespace (an
- * invalidation never drops them).
- *
- * @example
- * ```ts
- * const earlier = await records.claim("state:ab12", '{"running":true}', 600_000);
- * if (earlier === undefined) await records.put("state:ab12", '{"done":1}', 600_000); // first claim
- * ```
- */
-export interface OnceRecords {
-  /** Stores `value` unless `key` holds one; resolves to what it held, or `undefined` when this call stored it. */
-  claim(key: string, value: string, ttlMs: number): Promise<string | undefined>;
-  /** Overwrites the record of `key`. */
-  put(key: string, value: string, ttlMs: number): Promise<void>;
 }

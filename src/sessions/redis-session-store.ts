@@ -1,4 +1,5 @@
 import type { LoggingLevel } from "@modelcontextprotocol/sdk/types.js";
+import type { OnceRecords } from "../common/once-records.js";
 import {
   closeRedis,
   connectRedis,
@@ -6,6 +7,7 @@ import {
   type RedisConnectionOptions,
   redisConnection,
 } from "../redis/redis-connection.js";
+import { redisOnceRecords } from "../redis/redis-once-records.js";
 import { RedisChannels } from "./redis-channels.js";
 import type { SessionChange, SessionLimits, SessionRecord, SessionStore } from "./session-store.js";
 
@@ -93,10 +95,14 @@ export class RedisSessionStore implements SessionStore {
   private readonly prefix: string;
   private readonly channels: RedisChannels;
 
+  /** Once-records (the single completion of 2026-07-28 request states) in this Redis, seen by every instance. */
+  readonly records: OnceRecords;
+
   constructor(options: RedisSessionStoreOptions = {}) {
     this.connection = redisConnection(options);
     this.prefix = options.prefix ?? "frugal:sessions:";
     this.channels = new RedisChannels(options, this.connection);
+    this.records = redisOnceRecords(this.connection, (key) => `${this.prefix}once:${key}`);
   }
 
   /** Connects; `McpFactory.create` waits for this (briefly). */

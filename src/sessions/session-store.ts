@@ -1,5 +1,6 @@
 import type { ClientCapabilities, Implementation, LoggingLevel } from "@modelcontextprotocol/sdk/types.js";
 import type { InjectionToken } from "tsyringe";
+import type { OnceRecords } from "../common/once-records.js";
 
 /**
  * What a 2025-11-25 Streamable HTTP session is, kept where every instance serving it can
@@ -91,6 +92,12 @@ export interface SessionStore {
   publish?(channel: string, message: string): Promise<number>;
   /** Listens on `channel` until the returned function is called. */
   listen?(channel: string, onMessage: (message: string) => void): Promise<() => Promise<void>>;
+  /**
+   * Records that must hold once across every instance sharing this store (the single
+   * completion of a 2026-07-28 request state), offered by a shared store; the app uses a
+   * shared cache's records first, then these, else its own memory.
+   */
+  readonly records?: OnceRecords;
   /** Connects (`McpFactory.create` waits for it briefly). */
   ready?(): Promise<void>;
   /** Releases connections; called when the app closes. */

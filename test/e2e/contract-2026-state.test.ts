@@ -221,12 +221,6 @@ const SHARING = [
 ] as const;
 
 describe.each(SHARING)("single completion across two instances sharing %s", (label, shared) => {
-  // CONTRACT GAP with a RedisSessionStore alone: DESIGN.md ("Running on several instances") keeps
-  // the record of a used state "in the shared provider (the cache or session store)", but the
-  // records come only from the cache (src/app/app-2026.ts:109, `runtime.cache.records`); a
-  // RedisSessionStore offers none, so each instance keeps its own in memory
-  // (src/protocol/registrar-2026/completed-states.ts, memoryRecords) and runs the handler again.
-  const sharedIt = label === "a RedisSessionStore" ? it.fails : it;
   let a: string;
   let b: string;
   const tag = label.replace(/\W/g, "");
@@ -236,7 +230,7 @@ describe.each(SHARING)("single completion across two instances sharing %s", (lab
     b = await instance(() => shared(prefix) as ProviderEntry[]);
   });
 
-  sharedIt(
+  it(
     "returns the first result when the answered state is submitted again on the other instance",
     async () => {
       const order = `${tag}-moved`;
@@ -248,7 +242,7 @@ describe.each(SHARING)("single completion across two instances sharing %s", (lab
     },
   );
 
-  sharedIt("runs the handler once when both instances get the answered state at once", async () => {
+  it("runs the handler once when both instances get the answered state at once", async () => {
     const order = `${tag}-both`;
     const send = await asked(a, order, "t-alice");
     const [x, y] = await Promise.all([send(a, "t-alice"), send(b, "t-alice")]);
@@ -256,7 +250,7 @@ describe.each(SHARING)("single completion across two instances sharing %s", (lab
     expect(resultText(y)).toBe(resultText(x));
   });
 
-  sharedIt("never lets another caller's attempt on the other instance use the state up", async () => {
+  it("never lets another caller's attempt on the other instance use the state up", async () => {
     const order = `${tag}-contested`;
     const send = await asked(a, order, "t-alice");
     expect(refused(await send(b, "t-bob"))).toBe(true);
@@ -267,7 +261,7 @@ describe.each(SHARING)("single completion across two instances sharing %s", (lab
     expect(placed.get(order)).toBe(1);
   });
 
-  sharedIt("runs an anonymous caller's answered state once across instances", async () => {
+  it("runs an anonymous caller's answered state once across instances", async () => {
     const order = `${tag}-anonymous`;
     const send = await asked(a, order);
     expect(resultText(await send(a))).toMatch(/\(run 1, /);

@@ -1,5 +1,5 @@
 import { LRUCache } from "lru-cache";
-import type { OnceRecords } from "../../cache/result-cache.js";
+import type { OnceRecords } from "../../common/once-records.js";
 import { invalidParams, ProtocolError } from "../../errors/protocol-errors.js";
 
 /** What a 2026-07-28 request that carried a request state answered: its result, or its error. */
@@ -32,7 +32,8 @@ const MAX_POLL_MS = 250;
  * handler; a later submission by the same principal gets the first answer again without
  * running the handler (a client retrying after a lost response gets its answer); anyone
  * else — another principal, or any caller of a state issued to an anonymous one — is refused.
- * The records live in the app's cache when it shares them (`RedisCache`), so this holds
+ * The records live in the app's cache when it shares them (`RedisCache`), else in its session
+ * store when that shares them (`RedisSessionStore`), so this holds
  * across instances; otherwise in this process's memory. A repeat that arrives while the first
  * submission still runs gets its answer once it has one: from this process at once, from
  * another instance by reading the shared record again (for at most `waitElsewhereMs`).
