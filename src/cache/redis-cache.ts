@@ -7,7 +7,7 @@ import {
   type RedisConnectionOptions,
   redisConnection,
 } from "../redis/redis-connection.js";
-import { redisOnceRecords, ttlPx } from "../redis/redis-once-records.js";
+import { redisOnceRecords } from "../redis/redis-once-records.js";
 import { namespaceOfKey } from "./cache-key.js";
 import type { CacheEntry, EntryMatcher, OnceRecords, ResultCache } from "./result-cache.js";
 

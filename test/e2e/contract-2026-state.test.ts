@@ -230,17 +230,14 @@ describe.each(SHARING)("single completion across two instances sharing %s", (lab
     b = await instance(() => shared(prefix) as ProviderEntry[]);
   });
 
-  it(
-    "returns the first result when the answered state is submitted again on the other instance",
-    async () => {
-      const order = `${tag}-moved`;
-      const send = await asked(a, order, "t-alice");
-      const first = await send(a, "t-alice");
-      expect(resultText(first)).toMatch(/\(run 1, /);
-      expect(resultText(await send(b, "t-alice"))).toBe(resultText(first));
-      expect(placed.get(order)).toBe(1);
-    },
-  );
+  it("returns the first result when the answered state is submitted again on the other instance", async () => {
+    const order = `${tag}-moved`;
+    const send = await asked(a, order, "t-alice");
+    const first = await send(a, "t-alice");
+    expect(resultText(first)).toMatch(/\(run 1, /);
+    expect(resultText(await send(b, "t-alice"))).toBe(resultText(first));
+    expect(placed.get(order)).toBe(1);
+  });
 
   it("runs the handler once when both instances get the answered state at once", async () => {
     const order = `${tag}-both`;
