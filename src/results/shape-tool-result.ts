@@ -1,7 +1,7 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { isContentBlock } from "./content.js";
-import { itemsText, type TextRendering } from "./items-text.js";
-import { toJsonValue } from "./json-value.js";
+import { itemsText, objectText, type TextRendering } from "./items-text.js";
+import { type JsonObject, toJsonValue } from "./json-value.js";
 import { toolTextOf } from "./tool-text.js";
 
 export { jsonReplacer } from "./json-value.js";
@@ -14,7 +14,9 @@ export { jsonReplacer } from "./json-value.js";
  * - `undefined` becomes an empty result;
  * - a plain object marked by `withToolText` (a byte chunk) becomes `structuredContent`
  *   plus that one text, never its JSON again;
- * - a plain object becomes `structuredContent` plus its JSON text;
+ * - a plain object becomes `structuredContent` plus its text: under `mode: "auto"`, its
+ *   `key=value` lines when it is flat and they count fewer tokens than its JSON
+ *   (`objectText`), else its JSON;
  * - an array becomes its text: under `mode: "auto"`, a table when its items are uniform
  *   objects and the table counts fewer tokens than the JSON (`itemsText`), else the JSON;
  * - anything else (numbers, …) becomes its JSON text.
@@ -36,7 +38,11 @@ export async function shapeToolResult(value: unknown, rendering: TextRendering):
   const json = toJsonValue(value);
   if (isPlainObject(value)) {
     const structured = (json ?? null) as CallToolResult["structuredContent"];
-    return { content: [{ type: "text", text: JSON.stringify(structured) }], structuredContent: structured };
+    const text =
+      rendering.mode === "auto" && isPlainObject(structured)
+        ? await objectText(structured as JsonObject, rendering)
+        : JSON.stringify(structured);
+    return { content: [{ type: "text", text }], structuredContent: structured };
   }
   if (Array.isArray(json) && rendering.mode === "auto") {
     return { content: [{ type: "text", text: await itemsText(json, rendering) }] };
