@@ -18,7 +18,10 @@ export interface PageExtras {
   /** One line of text per item (`line`), in order; a prefix of the page reads its first ones. */
   readonly lines?: readonly string[];
   /** The envelope fields the text leaves out (what the items already say), from the page's keys. */
-  readonly textLeavesOut?: (keys: ReadonlyArray<Record<string, KeyValue>>, hasMore: boolean) => readonly string[];
+  readonly textLeavesOut?: (
+    keys: ReadonlyArray<Record<string, KeyValue>>,
+    hasMore: boolean,
+  ) => readonly string[];
 }
 
 /** Extra envelope fields computed from a page's keys (stream chunks describe their range). */

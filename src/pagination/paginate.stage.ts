@@ -261,11 +261,13 @@ function chunkTextLeavesOut(
   itemsInText: boolean,
 ): (keys: ReadonlyArray<Record<string, KeyValue>>, hasMore: boolean) => readonly string[] {
   const field = spec.stableKey[0] as string;
-  const itemsShowKey = itemsInText && (spec.line !== undefined || !request.fields || request.fields.includes(field));
+  const itemsShowKey =
+    itemsInText && (spec.line !== undefined || !request.fields || request.fields.includes(field));
   return (keys, hasMore) => {
     const described = describe(keys, hasMore);
     const out = itemsShowKey ? ["first", "last"] : [];
-    if (described.nextSince !== undefined && sameInstant(described.nextSince, described.until)) out.push("until");
+    if (described.nextSince !== undefined && sameInstant(described.nextSince, described.until))
+      out.push("until");
     return out;
   };
 }

@@ -55,8 +55,13 @@ describe("spillSummary", () => {
 
   it("counts the lines of a text and the items of an array, and previews whole entries", async () => {
     const lines = Array.from({ length: 50 }, (_, i) => `line ${i}`).join("\n");
-    const text = await spillSummary(input(meta({ kind: "text", total: 50, mimeType: "text/plain" }), lines), counter);
-    expect(textOf(text)).toMatch(/^Stored for 1 h: .*, 50 lines of text\. Read it in slices with read_resource/);
+    const text = await spillSummary(
+      input(meta({ kind: "text", total: 50, mimeType: "text/plain" }), lines),
+      counter,
+    );
+    expect(textOf(text)).toMatch(
+      /^Stored for 1 h: .*, 50 lines of text\. Read it in slices with read_resource/,
+    );
     expect(textOf(text)).toContain("Preview (first 20):\nline 0\nline 1\n");
     const none = await spillSummary(input(meta({ kind: "text", total: 50 }), lines, 0), counter);
     expect(textOf(none)).not.toContain("Preview");

@@ -188,9 +188,9 @@ describe("lines", () => {
 
 describe("object lines", () => {
   it("writes one key=value line per field, values as cells are", () => {
-    expect(writeObjectLines({ title: "Crash on start", state: "open", labels: ["bug", "ui"], n: 3, ok: null })).toBe(
-      'title=Crash on start\nstate=open\nlabels=["bug","ui"]\nn=3\nok=null',
-    );
+    expect(
+      writeObjectLines({ title: "Crash on start", state: "open", labels: ["bug", "ui"], n: 3, ok: null }),
+    ).toBe('title=Crash on start\nstate=open\nlabels=["bug","ui"]\nn=3\nok=null');
     // A value holding a line break, or reading as another type, is a JSON string; `=` in a value is itself.
     expect(writeObjectLines({ a: "x\ny", b: "12", c: "k=v" })).toBe('a="x\\ny"\nb="12"\nc=k=v');
     // A key holding `=`, a quote or a line break, or empty, is a JSON string.
