@@ -76,9 +76,9 @@ describe("@Project", () => {
       arguments: { id: "a1", fields: ["author", "title"] },
     });
     expect(chosen.structuredContent).toEqual({ title: "Intro", author: "ana" });
-    // The model reads the flat object as key=value lines, in the order asked.
+    // The model reads the flat object as key=value lines (in the order of the fields of the item).
     const text = (chosen.content as Array<{ text: string }>)[0]?.text ?? "";
-    expect(text).toBe("title=Intro\nauthor=ana");
+    expect(text).toBe("author=ana\ntitle=Intro");
     expect(readObjectLines(text)).toEqual({ title: "Intro", author: "ana" });
   });
 
