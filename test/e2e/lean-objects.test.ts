@@ -148,6 +148,14 @@ describe("lean answers: objects, stream chunks, searches and spills", () => {
     const app = await createTestClient(LeanObjectsModule, { text: "json" });
     try {
       expect(textOf(await call("issue", { id: 7 }, app))).toBe(JSON.stringify(ISSUE));
+      // The built-in tools follow the app: a search answers its JSON.
+      const blocks = ((await call("crash_report", {}, app)).content ?? []) as Array<{
+        type: string;
+        uri?: string;
+      }>;
+      const uri = blocks.find((block) => block.type === "resource_link")?.uri ?? "";
+      const found = await call("search_resource", { uri, pattern: "FATAL", limit: 1 }, app);
+      expect(textOf(found)).toBe(JSON.stringify(found.structuredContent));
     } finally {
       await app.close();
     }
