@@ -15,7 +15,7 @@
  *   npm run bench:context -- --update           also rewrites bench/results/context-small.json,
  *                                               the figures the CI gate holds frugal-mcp to
  *   npm run bench:context -- --small --update   only that
- *   --only=lookup,count   some tasks;   --trace   every call and what it returned
+ *   --only=lookup,count   some tasks;   --trace   every call and what it returned (TRACE_CHARS=n: n characters of each, default 400)
  */
 import "reflect-metadata";
 import { mkdirSync, writeFileSync } from "node:fs";

@@ -144,7 +144,7 @@ export type { V2Transport } from "./protocol/registrar-2026/v2-transport.js";
 export type { RedisClient, RedisClusterNode, RedisConnectionOptions } from "./redis/redis-connection.js";
 export { audio, type ContentBlock, embeddedResource, image, resourceLink, text } from "./results/content.js";
 export type { JsonObject, JsonValue } from "./results/json-value.js";
-export { readTable } from "./results/table-format.js";
+export { readObjectLines, readTable } from "./results/table-format.js";
 export { toolError } from "./results/tool-error.js";
 export { McpFactory } from "./runtime/mcp-factory.js";
 export { MemorySessionStore } from "./sessions/memory-session-store.js";

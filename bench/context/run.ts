@@ -150,7 +150,9 @@ async function runTask(
   if (trace)
     agent.onCall = (tool, args, read, text) => {
       const shown = (s: string, n: number) => (s.length > n ? `${s.slice(0, n)}…(${s.length} chars)` : s);
-      trace(`  ${tool}(${shown(args, 200)}) → ${read} tokens: ${shown(text, 400)}`);
+      trace(
+        `  ${tool}(${shown(args, 200)}) → ${read} tokens: ${shown(text, Number(process.env.TRACE_CHARS ?? 400))}`,
+      );
     };
   let answer: unknown;
   let error: string | undefined;

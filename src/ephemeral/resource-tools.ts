@@ -4,7 +4,7 @@ import type { ResourceSlice } from "../pipeline/resource-handle.js";
 import { DEFAULT_TOKEN_LIMIT, tokenLimit } from "../pipeline/token-limit.js";
 import type { ToolContext } from "../pipeline/tool-context.js";
 import { toolError } from "../results/tool-error.js";
-import { withToolText } from "../results/tool-text.js";
+import { withItemsText, withToolText } from "../results/tool-text.js";
 import type { StoredResourceMeta } from "../storage/storage.js";
 import { fitPrefix } from "../tokenizer/fit-prefix.js";
 import type { TokenCounter } from "../tokenizer/token-counter.js";
@@ -146,9 +146,10 @@ export class EphemeralResourceTools {
     if (!located.ok) return located.error;
     const answer = await this.search(input, located.meta, located.content, ctx);
     const { walk } = located;
-    if (!walk || "isError" in answer) return answer;
+    if ("isError" in answer) return answer;
+    if (!walk) return matchesAsItems(answer);
     const hint = "hint" in answer && answer.hint !== undefined ? `${answer.hint} ${walk.hint}` : walk.hint;
-    return { ...answer, ...walk, hint };
+    return matchesAsItems({ ...answer, ...walk, hint });
   }
 
   private async search(
@@ -192,6 +193,11 @@ export class EphemeralResourceTools {
   private budgetOf(ctx: ToolContext): number {
     return tokenLimit(this.appBudget ?? DEFAULT_TOKEN_LIMIT, ctx.meta) ?? DEFAULT_TOKEN_LIMIT;
   }
+}
+
+/** A search answer with matches reads as a page: its matches as items, then its other fields on one line. */
+function matchesAsItems<T extends object>(answer: T): T {
+  return "matches" in answer ? withItemsText({ ...answer }, "matches" as keyof T & string) : answer;
 }
 
 /** The one line a byte slice says in text, worded as byte chunks are. */

@@ -15,8 +15,6 @@ interface SummaryInput {
   meta: StoredResourceMeta;
   /** The stored value, for the preview. */
   value: unknown;
-  /** Why it was stored: over the budget, or always. */
-  overBudget: boolean;
   budget: number;
   /** Most tokens of the summary with its preview (0: no preview). */
   preview: number;
@@ -26,8 +24,16 @@ interface SummaryInput {
 }
 
 /**
- * The answer of a spilled call: a `resource_link` and a short summary (size, item count,
- * expiry, how to read it, and a preview that fits what is left of the budget).
+ * The answer of a spilled call: a `resource_link` and a short summary (how long it is kept,
+ * size, item count, how to read it, and a preview that fits what is left of the budget).
+ * The summary leaves out what the model does not need to read again: the URI (the link
+ * carries it), the instant of expiry (`structuredContent` has it; a duration needs no
+ * clock to read) and why the result was stored.
+ *
+ * @example
+ * ```text
+ * Stored for 1 h: 362.2 KiB, one JSON value. Find text with search_resource({ uri, pattern }); read a long string with read_resource({ uri, path, offset }).
+ * ```
  */
 export async function spillSummary(input: SummaryInput, counter: TokenCounter): Promise<CallToolResult> {
   const { meta } = input;
@@ -42,14 +48,14 @@ export async function spillSummary(input: SummaryInput, counter: TokenCounter): 
         : meta.kind === "text"
           ? `${meta.total} lines of text`
           : `${meta.total} bytes of ${meta.mimeType}`;
-  const why = input.overBudget ? ` is larger than the ${input.budget}-token budget, so it` : "";
-  const lines = [
-    `The result (${formatBytes(meta.size)}, ${what})${why} was stored as ${meta.uri} until ${expiresAt}.`,
+  const how =
     meta.kind === "bytes"
       ? `Read it in byte slices with ${input.readTool}({ uri, offset, limit }).`
       : jsonValue
-        ? `Find what you need with ${input.searchTool}({ uri, pattern }); read a long string with ${input.readTool}({ uri, path, offset }).`
-        : `Read it in slices with ${input.readTool}({ uri, offset, limit }) or find what you need with ${input.searchTool}({ uri, pattern }).`,
+        ? `Find text with ${input.searchTool}({ uri, pattern }); read a long string with ${input.readTool}({ uri, path, offset }).`
+        : `Read it in slices with ${input.readTool}({ uri, offset, limit }) or search it with ${input.searchTool}({ uri, pattern }).`;
+  const lines = [
+    `Stored for ${formatDuration(meta.expiresAt - meta.createdAt)}: ${formatBytes(meta.size)}, ${what}. ${how}`,
   ];
   if (input.nextCursor) lines.push(`More results follow: call again with cursor "${input.nextCursor}".`);
   const link = {
@@ -93,9 +99,13 @@ async function withPreview(
     chars === 0
       ? base
       : `${base}\nPreview (start of the first):\n${first.slice(0, chars)}… (cut in this preview only)`;
-  const part = await fitPrefix(first.length, cut, room, counter);
+  // A glimpse of its start (an item's leading fields show the shape of the rest), never more.
+  const part = await fitPrefix(Math.min(first.length, CUT_PREVIEW_CHARS), cut, room, counter);
   return cut(part.n);
 }
+
+/** Characters of a first entry that must be cut to fit the preview that it shows at most. */
+const CUT_PREVIEW_CHARS = 100;
 
 /** A counter that counts `id`, wherever it occurs, as one token per character. */
 function idAsCharacters(counter: TokenCounter, id: string): TokenCounter {
@@ -121,6 +131,15 @@ function previewEntries(value: unknown): string[] {
 /** A preview line is a glimpse, labelled as cut; the stored resource keeps everything. */
 function truncateForPreview(text: string): string {
   return text.length > 500 ? `${text.slice(0, 500)}… (cut in this preview only)` : text;
+}
+
+/** A time to live, rounded down (never promising longer than it is kept): `45 s`, `30 min`, `1 h`, `7 d`. */
+export function formatDuration(ms: number): string {
+  const s = Math.max(0, Math.floor(ms / 1000));
+  if (s >= 86_400 && s % 86_400 === 0) return `${s / 86_400} d`;
+  if (s >= 3600 && (s % 3600 === 0 || s >= 7200)) return `${Math.floor(s / 3600)} h`;
+  if (s >= 60 && (s % 60 === 0 || s >= 120)) return `${Math.floor(s / 60)} min`;
+  return `${s} s`;
 }
 
 function formatBytes(size: number): string {

@@ -57,7 +57,6 @@ function spillFor(definition: OperationDefinition, deps: SpillStageDeps): Stage 
       {
         meta,
         value: stored,
-        overBudget: oversized !== undefined,
         budget:
           oversized?.budget ??
           tokenLimit(definition.budget?.tokens, invocation.ctx.meta) ??

@@ -17,6 +17,11 @@ export interface PageExtras {
   readonly links?: boolean;
   /** One line of text per item (`line`), in order; a prefix of the page reads its first ones. */
   readonly lines?: readonly string[];
+  /** The envelope fields the text leaves out (what the items already say), from the page's keys. */
+  readonly textLeavesOut?: (
+    keys: ReadonlyArray<Record<string, KeyValue>>,
+    hasMore: boolean,
+  ) => readonly string[];
 }
 
 /** Extra envelope fields computed from a page's keys (stream chunks describe their range). */
@@ -78,6 +83,10 @@ export class Page<T = unknown> extends ResultPage<T> {
       ...(total === undefined ? {} : { total }),
     };
     return describe ? { ...envelope, ...describe(this.keys, this.hasMore) } : envelope;
+  }
+
+  override get textLeavesOut(): readonly string[] {
+    return this.extras.textLeavesOut?.(this.keys, this.hasMore) ?? [];
   }
 
   /** A page of links reads as links; a page with `line` reads as its lines; others as a table or JSON. */

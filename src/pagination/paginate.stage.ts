@@ -121,8 +121,12 @@ function paginatorFor(
     const lines = line
       ? rows.items.slice(0, items.length).map((item) => checkedLine(line, item, definition.where))
       : undefined;
+    const textLeavesOut = chunk
+      ? chunkTextLeavesOut(describe ?? chunk, spec, request, links === undefined)
+      : undefined;
     return new Page(links ?? items, keys, hasMore, makeCursor, {
       ...(describe ? { describe } : {}),
+      ...(textLeavesOut ? { textLeavesOut } : {}),
       ...(total === undefined ? {} : { total }),
       ...(links ? { links: true } : {}),
       ...(lines ? { lines } : {}),
@@ -243,6 +247,34 @@ function describeChunk(spec: PaginationSpec, request: PageRequest, cutShort: boo
       ...(hasMore || until === null ? {} : { nextSince: chunkEnd(spec, request, cutShort, last) }),
     };
   };
+}
+
+/**
+ * What a chunk's text leaves out: `first` and `last` when its items show them (each item
+ * carries the key's first field, or reads as the `line` the app made of it), and `until`
+ * when `nextSince` says the same instant. `structuredContent` keeps them all.
+ */
+function chunkTextLeavesOut(
+  describe: PageDescriber,
+  spec: PaginationSpec,
+  request: PageRequest,
+  itemsInText: boolean,
+): (keys: ReadonlyArray<Record<string, KeyValue>>, hasMore: boolean) => readonly string[] {
+  const field = spec.stableKey[0] as string;
+  const itemsShowKey =
+    itemsInText && (spec.line !== undefined || !request.fields || request.fields.includes(field));
+  return (keys, hasMore) => {
+    const described = describe(keys, hasMore);
+    const out = itemsShowKey ? ["first", "last"] : [];
+    if (described.nextSince !== undefined && sameInstant(described.nextSince, described.until))
+      out.push("until");
+    return out;
+  };
+}
+
+function sameInstant(a: unknown, b: unknown): boolean {
+  const at = (value: unknown) => (value instanceof Date ? value.getTime() : value);
+  return a !== null && b !== null && at(a) === at(b);
 }
 
 /** Where a chunk that ends its window really ended (its `nextSince`): see `describeChunk`. */

@@ -36,6 +36,15 @@ export abstract class ResultPage<T = unknown> {
   get itemText(): readonly string[] | "links" | undefined {
     return undefined;
   }
+
+  /**
+   * Envelope fields the text leaves out because the items (or another field) already say
+   * them (a stream chunk's `first` and `last`, the keys of its first and last items).
+   * `structuredContent` carries them whatever this says.
+   */
+  get textLeavesOut(): readonly string[] {
+    return [];
+  }
 }
 
 /**

@@ -20,7 +20,8 @@ const rendered = new WeakMap<ResultPage, { key: string; page: Promise<RenderedPa
  * (what the MCP specification suggests for structured content). Under `"auto"`, the text
  * holds the items (a table, or their JSON when that counts fewer tokens; or the page's own
  * lines), then, after an empty line, the envelope fields that say something
- * (`nextCursor=… hasMore=true total=57`; `count` is left out, the items show it). A page of
+ * (`nextCursor=… hasMore=true total=57`; `count` is left out, the items show it, and so is what
+ * the page says its items show, `textLeavesOut`). A page of
  * links answers one text block with the envelope fields, then one `resource_link` per item.
  * The budget counts exactly this, so what it allowed is what is sent.
  */
@@ -38,14 +39,16 @@ async function render(page: ResultPage, rendering: TextRendering): Promise<Rende
   const itemText = page.itemText;
   if (itemText === "links") {
     // No item is in the text: the count is, and the links follow it.
-    const { items: links, ...position } = envelope;
+    const { items: links, ...shown } = envelope;
+    const position = withoutFields(shown, page.textLeavesOut);
     const text = rendering.mode === "json" ? JSON.stringify(position) : envelopeLine(position);
     const blocks = (links as JsonObject[]).map(
       (link) => ({ type: "resource_link", ...link }) as ContentBlock,
     );
     return { content: [{ type: "text", text }, ...blocks], envelope };
   }
-  const { items, count: _count, ...position } = envelope;
+  const { items, count: _count, ...shown } = envelope;
+  const position = withoutFields(shown, page.textLeavesOut);
   let text: string;
   if (rendering.mode === "json") text = JSON.stringify(envelope);
   else if (itemText) text = withEnvelopeLine(writeLines(itemText), envelopeLine(position));
@@ -55,4 +58,12 @@ async function render(page: ResultPage, rendering: TextRendering): Promise<Rende
     text = await itemsText(items as JsonValue[], rendering, line === "" ? "" : `\n\n${line}`);
   }
   return { content: [{ type: "text", text }], envelope };
+}
+
+/** The envelope's fields but those named. */
+function withoutFields(fields: JsonObject, names: readonly string[]): JsonObject {
+  if (names.length === 0) return fields;
+  const kept: JsonObject = {};
+  for (const [key, value] of Object.entries(fields)) if (!names.includes(key)) kept[key] = value as JsonValue;
+  return kept;
 }

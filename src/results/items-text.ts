@@ -1,6 +1,6 @@
 import type { TokenCounter } from "../tokenizer/token-counter.js";
-import type { JsonValue } from "./json-value.js";
-import { type WrittenTable, writeTable } from "./table-format.js";
+import type { JsonObject, JsonValue } from "./json-value.js";
+import { type WrittenTable, writeObjectLines, writeTable } from "./table-format.js";
 
 /** How a tool's text reads: `"auto"` (a table when it costs fewer tokens than JSON) or `"json"`. */
 export type TextMode = "auto" | "json";
@@ -49,6 +49,28 @@ export async function itemsText(
   const json = new JsonOfItems(items, suffix);
   if (!table) return json.whole();
   return (await tableIsCheaper(table, json, choice, suffix)) ? table.text + suffix : json.whole();
+}
+
+/**
+ * The text of one object: its `key=value` lines (`writeObjectLines`) when it is flat and
+ * that text counts fewer tokens than its minified JSON, else that JSON. Decided by counting
+ * at O(limit) cost: the lines are counted first (stopping past `limit`; lines over it keep
+ * JSON, whose size the budget then judges), then the JSON only up to the lines' count.
+ *
+ * @example
+ * ```ts
+ * await objectText({ title: "Crash on start", state: "open" }, { counter, limit: 2000 }); // "title=Crash on start\nstate=open"
+ * ```
+ */
+export async function objectText(object: JsonObject, choice: TextChoice): Promise<string> {
+  const json = JSON.stringify(object);
+  const lines = writeObjectLines(object);
+  if (lines === undefined) return json;
+  const { counter, limit } = choice;
+  const counted = await counter.count(lines, limit);
+  if (!counted.exact) return json;
+  const jsonCount = await counter.count(json, counted.tokens);
+  return jsonCount.tokens > counted.tokens ? lines : json;
 }
 
 async function tableIsCheaper(table: WrittenTable, json: JsonOfItems, choice: TextChoice, suffix: string) {

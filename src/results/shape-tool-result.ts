@@ -1,8 +1,9 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { isContentBlock } from "./content.js";
-import { itemsText, type TextRendering } from "./items-text.js";
-import { toJsonValue } from "./json-value.js";
-import { toolTextOf } from "./tool-text.js";
+import { itemsText, objectText, type TextRendering } from "./items-text.js";
+import { type JsonObject, type JsonValue, toJsonValue } from "./json-value.js";
+import { envelopeLine } from "./table-format.js";
+import { itemsFieldOf, toolTextOf } from "./tool-text.js";
 
 export { jsonReplacer } from "./json-value.js";
 
@@ -14,7 +15,10 @@ export { jsonReplacer } from "./json-value.js";
  * - `undefined` becomes an empty result;
  * - a plain object marked by `withToolText` (a byte chunk) becomes `structuredContent`
  *   plus that one text, never its JSON again;
- * - a plain object becomes `structuredContent` plus its JSON text;
+ * - a plain object becomes `structuredContent` plus its text: under `mode: "auto"`, its
+ *   `key=value` lines when it is flat and they count fewer tokens than its JSON
+ *   (`objectText`), else its JSON; one marked by `withItemsText` reads as a page does
+ *   (its items as a table or JSON, then its other fields on one line);
  * - an array becomes its text: under `mode: "auto"`, a table when its items are uniform
  *   objects and the table counts fewer tokens than the JSON (`itemsText`), else the JSON;
  * - anything else (numbers, …) becomes its JSON text.
@@ -36,13 +40,34 @@ export async function shapeToolResult(value: unknown, rendering: TextRendering):
   const json = toJsonValue(value);
   if (isPlainObject(value)) {
     const structured = (json ?? null) as CallToolResult["structuredContent"];
-    return { content: [{ type: "text", text: JSON.stringify(structured) }], structuredContent: structured };
+    const text =
+      rendering.mode === "auto" && isPlainObject(structured)
+        ? await leanObjectText(structured as JsonObject, itemsFieldOf(value), rendering)
+        : JSON.stringify(structured);
+    return { content: [{ type: "text", text }], structuredContent: structured };
   }
   if (Array.isArray(json) && rendering.mode === "auto") {
     return { content: [{ type: "text", text: await itemsText(json, rendering) }] };
   }
   // Undefined for values JSON cannot express (a function): then their string form.
   return { content: [{ type: "text", text: json === undefined ? String(value) : JSON.stringify(json) }] };
+}
+
+/**
+ * An object's text under `"auto"`: with an items field (`withItemsText`), its items as a page's
+ * are, then its other fields that say something on one line; else its `key=value` lines or JSON
+ * (`objectText`).
+ */
+async function leanObjectText(object: JsonObject, field: string | undefined, rendering: TextRendering) {
+  const items = field === undefined ? undefined : object[field];
+  if (!Array.isArray(items)) return objectText(object, rendering);
+  const rest: JsonObject = {};
+  for (const [key, value] of Object.entries(object)) {
+    if (key === field || (key === "count" && value === items.length)) continue;
+    rest[key] = value as JsonValue;
+  }
+  const line = envelopeLine(rest);
+  return itemsText(items, rendering, line === "" ? "" : `\n\n${line}`);
 }
 
 function isCallToolResult(value: unknown): value is CallToolResult {

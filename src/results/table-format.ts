@@ -15,12 +15,18 @@ import type { JsonObject, JsonValue } from "./json-value.js";
  * - **Envelope line**: `key=value` pairs separated by one space (`nextCursor=… hasMore=true
  *   total=57`), values written as cells are, with a space also forcing quotes. It follows the
  *   items after an empty line.
+ * - **Object lines**: one flat object (each value a scalar or an array of scalars) as one
+ *   `key=value` line per field (`title=Crash on start\nstate=open\nlabels=["bug"]`), values
+ *   written as cells are, a line break forcing quotes; a key is quoted as a JSON string when
+ *   it holds `=`, a quote or a line break, is empty, or would read as something else.
  */
 
 /** Between the cells of a row. */
 const TAB = "\t";
 /** Between the pairs of an envelope line. */
 const SPACE = " ";
+/** Between the lines of object lines (what forces a value's quotes). */
+const NEWLINE = "\n";
 
 /** A table as written: its text, and where each line ends (to count a leading part of it). */
 export interface WrittenTable {
@@ -76,6 +82,69 @@ export function envelopeLine(fields: Readonly<Record<string, JsonValue | undefin
     pairs.push(`${key}=${writeCell(value, SPACE)}`);
   }
   return pairs.join(SPACE);
+}
+
+/**
+ * One flat object as one `key=value` line per field, when it is flat: at least one field,
+ * each value a scalar or an array of scalars (`undefined` otherwise: it then reads as JSON).
+ * `readObjectLines` reads it back.
+ *
+ * @example
+ * ```ts
+ * writeObjectLines({ title: "Crash on start", state: "open", labels: ["bug"] });
+ * // 'title=Crash on start\nstate=open\nlabels=["bug"]'
+ * ```
+ */
+export function writeObjectLines(value: JsonObject): string | undefined {
+  const lines: string[] = [];
+  for (const key in value) {
+    const field = value[key] as JsonValue;
+    if (!isScalar(field) && !(Array.isArray(field) && field.every(isScalar))) return undefined;
+    lines.push(`${writeKey(key)}=${writeCell(field, NEWLINE)}`);
+  }
+  return lines.length === 0 ? undefined : lines.join(NEWLINE);
+}
+
+/**
+ * Reads back object lines written by `writeObjectLines`: the object, its fields in order.
+ *
+ * @example
+ * ```ts
+ * readObjectLines('title=Crash on start\nlabels=["bug"]'); // { title: "Crash on start", labels: ["bug"] }
+ * ```
+ */
+export function readObjectLines(text: string): JsonObject {
+  const object: JsonObject = {};
+  for (const line of text.split(NEWLINE)) {
+    let key: string;
+    let rest: string;
+    if (line.startsWith('"')) {
+      const end = valueEnd(line, 0);
+      key = JSON.parse(line.slice(0, end)) as string;
+      rest = line.slice(end);
+    } else {
+      const equals = line.indexOf("=");
+      key = line.slice(0, Math.max(0, equals));
+      rest = equals === -1 ? "" : line.slice(equals);
+    }
+    if (!rest.startsWith("=")) throw new SyntaxError(`no "=" after the key of an object line: ${line}`);
+    Object.defineProperty(object, key, {
+      value: readCell(rest.slice(1)),
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  }
+  return object;
+}
+
+/** A key of object lines: as itself, else as a JSON string (it holds `=`, or would not read back). */
+function writeKey(key: string): string {
+  return key.includes("=") || !readsAsItself(key, NEWLINE) ? JSON.stringify(key) : key;
+}
+
+function isScalar(value: JsonValue | undefined): boolean {
+  return value === null || typeof value !== "object";
 }
 
 /**

@@ -94,7 +94,7 @@ describe("@Ephemeral and the resource tools", () => {
     return {
       link,
       summary: summary.text,
-      structured: result.structuredContent as { spilled: { uri: string } },
+      structured: result.structuredContent as { spilled: { uri: string; expiresAt: string } },
     };
   };
 
@@ -116,7 +116,10 @@ describe("@Ephemeral and the resource tools", () => {
     expect(link.uri).toMatch(/^ephemeral:\/\/search_logs\/[A-Za-z0-9_-]{22}$/);
     expect(link.name).toBe("search_logs");
     expect(summary).toContain("a JSON array of 4948 items");
-    expect(summary).toContain("2026-11-29T12:01:00.000Z");
+    // How long it is kept (a duration needs no clock to read); the instant is in structuredContent.
+    expect(summary).toMatch(/^Stored for 1 min: /);
+    expect(summary).not.toContain(link.uri);
+    expect(structured.spilled.expiresAt).toBe("2026-11-29T12:01:00.000Z");
     expect(summary).toContain("read_resource");
     expect(summary).toMatch(/Preview \((first|start of the first)/);
     expect(structured.spilled.uri).toBe(link.uri);

@@ -16,7 +16,7 @@ import {
   toolError,
 } from "frugal-mcp";
 import { z } from "zod";
-import { formatLine, type Issue } from "../data.js";
+import { formatLine, type Issue, type LogLine } from "../data.js";
 import { IssueStore, LogStore, newestFirst } from "../stores.js";
 
 const ISSUE_FIELDS = [
@@ -115,7 +115,15 @@ export class LogsService {
       "Log lines by time, in chunks of at most five minutes (default: the latest five). Follow nextCursor while hasMore; then pass since = nextSince to get what came after.",
     annotations: { readOnlyHint: true },
   })
-  @Paginated(["at", "seq"], { limit: 50, maxLimit: 200, adaptive: true, stream: { window: 5 * 60_000 } })
+  @Paginated(["at", "seq"], {
+    limit: 50,
+    maxLimit: 200,
+    adaptive: true,
+    stream: { window: 5 * 60_000 },
+    // The model reads each item as the log line it is (structuredContent keeps the objects).
+    line: (item: { seq: number; at: Date; level: string; service: string; message: string }) =>
+      formatLine({ ...item, at: item.at.getTime() } as LogLine),
+  })
   @Budget(4_000)
   tailLogs(_input: unknown, ctx: ToolContext) {
     const page = ctx.page;

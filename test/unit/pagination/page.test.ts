@@ -22,3 +22,22 @@ describe("Page cursors", () => {
     expect(page.prefix(2).prefix(2).nextCursor).toBe(after);
   });
 });
+
+describe("Page textLeavesOut", () => {
+  it("asks the page's keys and hasMore, for the page and for each prefix", () => {
+    const seen: Array<[number, boolean]> = [];
+    const page = new Page([1, 2, 3], [{ id: 1 }, { id: 2 }, { id: 3 }], false, () => "c", {
+      textLeavesOut: (keys, hasMore) => {
+        seen.push([keys.length, hasMore]);
+        return hasMore ? ["first"] : ["first", "until"];
+      },
+    });
+    expect(page.textLeavesOut).toEqual(["first", "until"]);
+    expect(page.prefix(2).textLeavesOut).toEqual(["first"]);
+    expect(seen).toEqual([
+      [3, false],
+      [2, true],
+    ]);
+    expect(new Page([1], [{ id: 1 }], false, () => "c").textLeavesOut).toEqual([]);
+  });
+});

@@ -84,6 +84,24 @@ describe("renderPage", () => {
     );
   });
 
+  it("leaves out of the text the fields the page says its items show; structuredContent keeps them", async () => {
+    class RangePage extends FixedPage<(typeof rows)[number]> {
+      override toJSON() {
+        return { ...super.toJSON(), since: 10, first: 1, last: 2, nextSince: 30 };
+      }
+      override get textLeavesOut() {
+        return ["first", "last"];
+      }
+    }
+    const page = new RangePage(rows.slice(0, 2), false);
+    const { content, envelope } = await renderPage(page, auto);
+    expect((content[0] as { text: string }).text.split("\n\n")[1]).toBe("since=10 nextSince=30");
+    expect(envelope).toMatchObject({ first: 1, last: 2 });
+    // JSON text is the whole envelope.
+    const asJson = await renderPage(new RangePage(rows.slice(0, 2), false), json);
+    expect(JSON.parse((asJson.content[0] as { text: string }).text)).toMatchObject({ first: 1, last: 2 });
+  });
+
   it("renders one page once per mode and limit: the budget's rendering is the one sent", async () => {
     const page = new FixedPage(rows, true);
     const first = await renderPage(page, auto);

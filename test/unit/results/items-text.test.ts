@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { itemsText } from "../../../src/results/items-text.js";
+import { itemsText, objectText } from "../../../src/results/items-text.js";
 import type { JsonValue } from "../../../src/results/json-value.js";
 import { writeTable } from "../../../src/results/table-format.js";
 import { BpeTokenCounter } from "../../../src/tokenizer/bpe-token-counter.js";
@@ -90,5 +90,35 @@ describe("itemsText", () => {
       const json = texts.slice(2);
       for (const chars of json) expect(chars).toBeLessThan(limit * 40);
     }
+  });
+});
+
+describe("objectText", () => {
+  it("writes a flat object as key=value lines when they count fewer tokens than its JSON", async () => {
+    const issue = { title: "Crash in log tailing on Windows", state: "open", labels: ["bug", "performance"] };
+    const text = await objectText(issue, { counter: bpe, limit: 2000 });
+    expect(text).toBe('title=Crash in log tailing on Windows\nstate=open\nlabels=["bug","performance"]');
+    expect(await tokensOf(text)).toBe(19);
+    expect(await tokensOf(JSON.stringify(issue))).toBe(22);
+  });
+
+  it("keeps JSON when it counts no more, when the object is not flat, and when the lines pass the limit", async () => {
+    const equalsAreDear: TokenCounter = {
+      count: (text) => ({ tokens: text.length + 50 * text.split("=").length, exact: true }),
+    };
+    expect(await objectText({ a: 1, b: 2 }, { counter: equalsAreDear, limit: 2000 })).toBe('{"a":1,"b":2}');
+    const tie: TokenCounter = { count: () => ({ tokens: 7, exact: true }) };
+    expect(await objectText({ a: 1 }, { counter: tie, limit: 2000 })).toBe('{"a":1}');
+    expect(await objectText({ a: { b: 1 } }, { counter: bpe, limit: 2000 })).toBe('{"a":{"b":1}}');
+    const long = { body: "word ".repeat(5000) };
+    expect(await objectText(long, { counter: bpe, limit: 100 })).toBe(JSON.stringify(long));
+  });
+
+  it("counts no more than the limit, then the JSON only up to the lines' count", async () => {
+    const { counter, texts } = recording();
+    const long = { body: "word ".repeat(50_000), n: 1 };
+    await objectText(long, { counter, limit: 50 });
+    // One count of the lines, stopped at the limit; the JSON is not counted at all.
+    expect(texts).toHaveLength(1);
   });
 });

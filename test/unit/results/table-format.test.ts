@@ -3,9 +3,11 @@ import { describe, expect, it } from "vitest";
 import type { JsonValue } from "../../../src/results/json-value.js";
 import {
   envelopeLine,
+  readObjectLines,
   readTable,
   withEnvelopeLine,
   writeLines,
+  writeObjectLines,
   writeTable,
 } from "../../../src/results/table-format.js";
 
@@ -181,5 +183,62 @@ describe("lines", () => {
     expect(writeLines(["12:00 INFO up", "", "two\nlines", '"quoted" start', 'inner "quote"'])).toBe(
       '12:00 INFO up\n""\n"two\\nlines"\n"\\"quoted\\" start"\ninner "quote"',
     );
+  });
+});
+
+describe("object lines", () => {
+  it("writes one key=value line per field, values as cells are", () => {
+    expect(
+      writeObjectLines({ title: "Crash on start", state: "open", labels: ["bug", "ui"], n: 3, ok: null }),
+    ).toBe('title=Crash on start\nstate=open\nlabels=["bug","ui"]\nn=3\nok=null');
+    // A value holding a line break, or reading as another type, is a JSON string; `=` in a value is itself.
+    expect(writeObjectLines({ a: "x\ny", b: "12", c: "k=v" })).toBe('a="x\\ny"\nb="12"\nc=k=v');
+    // A key holding `=`, a quote or a line break, or empty, is a JSON string.
+    expect(writeObjectLines({ "a=b": 1, "": 2, 'q"': 3 })).toBe('"a=b"=1\n""=2\n"q\\""=3');
+  });
+
+  it("is not written for an object that is not flat, or has no field", () => {
+    expect(writeObjectLines({})).toBeUndefined();
+    expect(writeObjectLines({ a: 1, nested: { b: 2 } })).toBeUndefined();
+    expect(writeObjectLines({ a: [1, [2]] })).toBeUndefined();
+    expect(writeObjectLines({ a: [{ b: 1 }] })).toBeUndefined();
+  });
+
+  it("reads back every flat object it writes (seeded property)", () => {
+    const scalar: fc.Arbitrary<JsonValue> = fc.oneof(
+      fc.constantFrom(...TRICKY),
+      fc.string(),
+      fc.integer(),
+      fc.double({ noNaN: true, noDefaultInfinity: true }).map((n) => (n === 0 ? 0 : n)),
+      fc.boolean(),
+      fc.constant(null),
+    );
+    const value = fc.oneof(scalar, fc.array(scalar, { maxLength: 3 }));
+    const objects = fc
+      .uniqueArray(fc.oneof(fc.string(), fc.constantFrom(...TRICKY)), { minLength: 1, maxLength: 6 })
+      .chain((keys) =>
+        fc.tuple(...keys.map(() => value)).map((values) => {
+          const object: Record<string, JsonValue> = {};
+          keys.forEach((key, k) => {
+            Object.defineProperty(object, key, { value: values[k], enumerable: true, writable: true });
+          });
+          return object;
+        }),
+      );
+    fc.assert(
+      fc.property(objects, (object) => {
+        const text = writeObjectLines(object);
+        expect(text).toBeDefined();
+        // Keys that look like array indices come first in any object: compare as objects.
+        expect(text?.split("\n")).toHaveLength(Object.keys(object).length);
+        expect(readObjectLines(text ?? "")).toEqual(object);
+      }),
+      { seed: 2024, numRuns: 1000 },
+    );
+  });
+
+  it("refuses a text that is not object lines", () => {
+    expect(() => readObjectLines("no equals sign")).toThrow(SyntaxError);
+    expect(() => readObjectLines('"unterminated=1')).toThrow(SyntaxError);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { toolTextOf, withToolText } from "../../../src/results/tool-text.js";
+import { itemsFieldOf, toolTextOf, withItemsText, withToolText } from "../../../src/results/tool-text.js";
 
 describe("withToolText / toolTextOf", () => {
   it("gives an object its text without making it part of the object's JSON", () => {
@@ -20,5 +20,16 @@ describe("withToolText / toolTextOf", () => {
     expect(toolTextOf({})).toBeUndefined();
     expect(toolTextOf(null)).toBeUndefined();
     expect(toolTextOf("a string")).toBeUndefined();
+  });
+});
+
+describe("withItemsText / itemsFieldOf", () => {
+  it("names the items field without making it part of the object's JSON, and a copy loses it", () => {
+    const answer = withItemsText({ matches: [{ a: 1 }], count: 1 }, "matches");
+    expect(itemsFieldOf(answer)).toBe("matches");
+    expect(JSON.stringify(answer)).toBe('{"matches":[{"a":1}],"count":1}');
+    expect(itemsFieldOf({ ...answer })).toBeUndefined();
+    expect(itemsFieldOf(null)).toBeUndefined();
+    expect(itemsFieldOf("text")).toBeUndefined();
   });
 });
