@@ -183,6 +183,7 @@ export {
   MemoryEventStore,
   type MemoryEventStoreOptions,
 } from "./transports/memory-event-store.js";
+export type { MountedHttpHandler } from "./transports/mounted-limits.js";
 export {
   type FollowEnd,
   RedisEventStore,

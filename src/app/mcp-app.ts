@@ -25,6 +25,7 @@ import { SESSION_STORE } from "../tokens.js";
 import { createHttpHandler, type SecondEra } from "../transports/front-door.js";
 import type { HttpHandler, HttpHandlerOptions, HttpHandlerStats } from "../transports/http-handler.js";
 import { type ListenOptions, listen } from "../transports/listen.js";
+import { limitMounted, type MountedHttpHandler } from "../transports/mounted-limits.js";
 import type { SessionBinding } from "../transports/session-host.js";
 import { reviveServer } from "../transports/session-revival.js";
 import { DEFAULT_INPUT_LIMITS, type McpAppOptions } from "./app-options.js";
@@ -263,10 +264,14 @@ export class McpApp {
 
   /**
    * A Node request handler serving Streamable HTTP, to mount in an existing Node or
-   * Express server: `expressApp.all("/mcp", app.httpHandler())`.
+   * Express server: `expressApp.all("/mcp", app.httpHandler())`. It holds the front door's
+   * connection cap and header/request timeouts itself (`maxConnections`, `headersTimeoutMs`,
+   * `requestTimeoutMs`) from the first request it serves; `handler.attach(server)` holds
+   * them from the server's first connection.
    */
-  httpHandler(options: HttpHandlerOptions = {}): HttpHandler {
-    const handler = this.frontDoor(options);
+  httpHandler(options: HttpHandlerOptions = {}): MountedHttpHandler {
+    // `listen` sets the connection cap and timeouts on the server it creates; mounted, the handler holds them.
+    const handler = limitMounted(this.frontDoor(options), options, this.logger);
     this.closers.push(() => handler.close());
     this.httpStats.push(() => handler.stats());
     return handler;

@@ -2,7 +2,7 @@ import type { Server } from "node:http";
 import type { Socket } from "node:net";
 import type { Logger } from "../logging/logger.js";
 
-/** Connection and slow-request limits of `app.listen({ transport: "http" })`. */
+/** Connection and slow-request limits of `app.listen({ transport: "http" })` and `app.httpHandler`. */
 export interface ConnectionLimitOptions {
   /**
    * Most open TCP connections at once (default 1,024). A connection beyond it is answered
@@ -64,7 +64,7 @@ export function serverTimeouts(options: ConnectionLimitOptions): {
  * `server.maxConnections` would drop it without a word.
  */
 export function capConnections(server: Server, options: ConnectionLimitOptions, logger: Logger): void {
-  const max = positive("maxConnections", options.maxConnections, CONNECTION_LIMIT_DEFAULTS.maxConnections);
+  const max = maxConnectionsOf(options);
   const open = new Set<Socket>();
   let warned = false;
   // node:http serves a connection from its own "connection" listener: call it only for the
@@ -92,7 +92,13 @@ export function capConnections(server: Server, options: ConnectionLimitOptions, 
   });
 }
 
-function tooManyConnections(max: number): string {
+/** The `maxConnections` option, checked, or its default. */
+export function maxConnectionsOf(options: ConnectionLimitOptions): number {
+  return positive("maxConnections", options.maxConnections, CONNECTION_LIMIT_DEFAULTS.maxConnections);
+}
+
+/** The raw 503 answer to a connection beyond the cap, with a JSON-RPC error body saying why. */
+export function tooManyConnections(max: number): string {
   const body = JSON.stringify({
     jsonrpc: "2.0",
     error: {

@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
 import type { EventStore } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import type { AuthOptions } from "./authenticate.js";
+import type { ConnectionLimitOptions } from "./connection-limits.js";
 import type { HostPolicy } from "./host-guard.js";
 import type { SharedEventStore } from "./scoped-event-store.js";
 
@@ -13,7 +14,7 @@ export const DEFAULT_MAX_SESSIONS = 1000;
 export const DEFAULT_EVENT_STORE_TOTAL_BYTES = 256 * 1024 * 1024;
 
 /** Options of the Streamable HTTP handler. */
-export interface HttpHandlerOptions extends HostPolicy, AuthOptions {
+export interface HttpHandlerOptions extends HostPolicy, AuthOptions, ConnectionLimitOptions {
   /** Largest request body accepted, in bytes (default 4 MiB). Larger bodies get a JSON-RPC error. */
   maxBodyBytes?: number | undefined;
   /**

@@ -192,11 +192,6 @@ const parseWho = (text: string | undefined) =>
 
 describe.each(ERAS)("the front door of the %s registrar", (_label, modern) => {
   describe.each(MOUNTS)("on %s", (mount) => {
-    // CONTRACT GAP: `app.httpHandler` takes no `headersTimeoutMs` / `requestTimeoutMs`
-    // (HttpHandlerOptions, src/transports/http-handler.ts:16; only listen applies them, through
-    // serverTimeouts in src/transports/listen.ts), so a mounted handler never answers 408.
-    // DESIGN.md "One front door" says the timeouts hold "on listen and on httpHandler".
-    const limitIt = mount.startsWith("httpHandler") ? it.fails : it;
     let url: string;
     beforeAll(async () => {
       url = await serve(modern, mount, {
@@ -266,7 +261,7 @@ describe.each(ERAS)("the front door of the %s registrar", (_label, modern) => {
       }
     });
 
-    limitIt("answers 408 to a client that does not finish its headers within headersTimeoutMs", async () => {
+    it("answers 408 to a client that does not finish its headers within headersTimeoutMs", async () => {
       const socket = await openSocket(url);
       const { host } = new URL(url);
       socket.write(
@@ -276,18 +271,15 @@ describe.each(ERAS)("the front door of the %s registrar", (_label, modern) => {
       expect(heard).toMatch(/^HTTP\/1\.1 408 /);
     });
 
-    limitIt(
-      "answers 408 to a client that does not finish its body within requestTimeoutMs, for each era",
-      async () => {
-        for (const { era, headers } of requestsOf(modern)) {
-          const socket = await openSocket(url);
-          socket.write(head(url, { ...headers, authorization: "Bearer t-alice" }, 1_000));
-          socket.write('{"jsonrpc":');
-          const heard = await hear(socket, REQUEST_TIMEOUT_MS * 6);
-          expect(heard, era).toMatch(/^HTTP\/1\.1 408 /);
-        }
-      },
-    );
+    it("answers 408 to a client that does not finish its body within requestTimeoutMs, for each era", async () => {
+      for (const { era, headers } of requestsOf(modern)) {
+        const socket = await openSocket(url);
+        socket.write(head(url, { ...headers, authorization: "Bearer t-alice" }, 1_000));
+        socket.write('{"jsonrpc":');
+        const heard = await hear(socket, REQUEST_TIMEOUT_MS * 6);
+        expect(heard, era).toMatch(/^HTTP\/1\.1 408 /);
+      }
+    });
 
     it("brings the principal to ctx.auth and ctx.owner on a 2025-11-25 client", async () => {
       const owners: unknown[] = [];
@@ -362,16 +354,12 @@ describe.each(ERAS)("the front door of the %s registrar", (_label, modern) => {
   });
 
   describe.each(MOUNTS)("on %s with maxConnections: 1", (mount) => {
-    // CONTRACT GAP: `app.httpHandler` takes no `maxConnections` (HttpHandlerOptions,
-    // src/transports/http-handler.ts:16; only listen caps connections, through capConnections in
-    // src/transports/listen.ts), so a mounted handler serves a connection beyond the cap (200).
-    const limitIt = mount.startsWith("httpHandler") ? it.fails : it;
     let url: string;
     beforeAll(async () => {
       url = await serve(modern, mount, { authenticate, maxConnections: 1 });
     });
 
-    limitIt("answers a connection beyond the cap 503, or closes it at once, for each era", async () => {
+    it("answers a connection beyond the cap 503, or closes it at once, for each era", async () => {
       const held = await openSocket(url);
       // The first connection is served (its answer came back on it), so it is open and counted.
       const served = headersOn(held);
