@@ -32,7 +32,6 @@ export {
 } from "./decorators/mcp-module.decorator.js";
 export { McpService } from "./decorators/mcp-service.decorator.js";
 export type { MethodDecorator } from "./decorators/member-kind.js";
-export { Paginated } from "./decorators/paginated.decorator.js";
 export { Prompt } from "./decorators/prompt.decorator.js";
 export { Resource } from "./decorators/resource.decorator.js";
 export { Tool } from "./decorators/tool.decorator.js";
@@ -71,7 +70,6 @@ export type {
   McpServiceOptions,
   OperationCaller,
   PageLink,
-  PaginatedOptions,
   PromptOptions,
   ResourceOptions,
   StreamChunkOptions,
@@ -100,6 +98,8 @@ export {
   sharedHttpBodyCache,
 } from "./pagination/http-body-cache.js";
 export { type HttpByteSourceOptions, httpByteSource } from "./pagination/http-byte-source.js";
+export { Paginated } from "./pagination/paginated.capability.js";
+export type { PaginatedOptions } from "./pagination/paginated-options.js";
 export { Project, type ProjectionSpec, type ProjectOptions } from "./pagination/project.capability.js";
 export { type CallOutcome, OutcomeKey } from "./pipeline/call-outcome.js";
 export type {

@@ -2,7 +2,6 @@ import { QueryError } from "../aggregate/query-errors.js";
 import { type FieldPath, fieldPath, hasField } from "../aggregate/query-fields.js";
 import { type Group, type GroupSpec, GroupTally, sortGroups } from "../aggregate/query-groups.js";
 import type { AggregateBounds } from "../metadata/definitions.js";
-import type { PaginationSpec } from "../metadata/specs.js";
 import type { Invocation, Next } from "../pipeline/invocation.js";
 import { isErrorResult } from "../pipeline/outcomes.js";
 import { callTokenLimit } from "../pipeline/token-limit.js";
@@ -15,6 +14,7 @@ import { toolTextOf, withToolText } from "../results/tool-text.js";
 import { fitPrefix } from "../tokenizer/fit-prefix.js";
 import type { TokenCounter } from "../tokenizer/token-counter.js";
 import { HandlerWalk, type WalkBounds } from "./handler-walk.js";
+import type { PaginationSpec } from "./pagination-spec.js";
 import type { KeySpec } from "./stable-key.js";
 import type { StreamWindow } from "./stream-window.js";
 

@@ -1,7 +1,7 @@
 import type { Clock } from "../clock/clock.js";
 import { canonicalJson } from "../common/canonical-json.js";
 import { invalidParams } from "../errors/protocol-errors.js";
-import type { PaginationSpec } from "../metadata/specs.js";
+import { specOf } from "../pipeline/capability.js";
 import type { Stage } from "../pipeline/invocation.js";
 import type { OperationDefinition } from "../pipeline/operation.js";
 import type { StageFactory } from "../pipeline/stage-factory.js";
@@ -11,6 +11,8 @@ import { adaptiveLimit, FIRST_PAGE, readProgress, type WalkProgress } from "./ad
 import { type CursorBinding, type CursorCodec, CursorError } from "./cursor-codec.js";
 import type { KeyValue } from "./cursor-values.js";
 import { PAGE_REQUEST } from "./page-request.js";
+import { Paginated } from "./paginated.capability.js";
+import type { PaginationSpec } from "./pagination-spec.js";
 import { describeKeySpec } from "./stable-key.js";
 import { BoundError, parseBound, resolveWindow, type StreamWindow } from "./stream-window.js";
 import { type TailKey, type TailPolls, tailOf } from "./tail-polls.js";
@@ -37,7 +39,7 @@ function decoderFor(
   clock: Clock,
   tails: TailPolls,
 ): Stage | undefined {
-  const spec = definition.pagination;
+  const spec = specOf(definition, Paginated.capability);
   if (!spec) return undefined;
   const keySpec = describeKeySpec({ fields: spec.stableKey, order: spec.order });
   const operation = definition.kind === "resource" ? definition.uri : definition.name;

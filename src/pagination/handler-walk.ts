@@ -1,9 +1,9 @@
-import type { PaginationSpec } from "../metadata/specs.js";
 import type { Invocation, Next } from "../pipeline/invocation.js";
 import { isErrorResult } from "../pipeline/outcomes.js";
 import { type CollectedRows, rowsFromArray, rowsFromIterable, rowsFromTrustedArray } from "./collect-rows.js";
 import type { KeyValue } from "./cursor-values.js";
 import { isIterable, pushedDown, withTotal } from "./handler-value.js";
+import type { PaginationSpec } from "./pagination-spec.js";
 import type { KeySpec } from "./stable-key.js";
 import type { StreamWindow } from "./stream-window.js";
 

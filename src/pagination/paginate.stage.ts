@@ -1,6 +1,6 @@
 import type { Clock } from "../clock/clock.js";
 import type { AggregateBounds, PageLink } from "../metadata/definitions.js";
-import type { PaginationSpec } from "../metadata/specs.js";
+import { specOf } from "../pipeline/capability.js";
 import type { Invocation, Stage } from "../pipeline/invocation.js";
 import type { OperationDefinition } from "../pipeline/operation.js";
 import { isErrorResult } from "../pipeline/outcomes.js";
@@ -16,6 +16,8 @@ import type { KeyValue } from "./cursor-values.js";
 import { isIterable, pushedDown, withTotal } from "./handler-value.js";
 import { Page, type PageDescriber } from "./page.js";
 import { PAGE_REQUEST, type PageRequest } from "./page-request.js";
+import { Paginated } from "./paginated.capability.js";
+import type { PaginationSpec } from "./pagination-spec.js";
 import { sizeOnly } from "./size-only.js";
 import type { KeySpec } from "./stable-key.js";
 import type { TailPolls } from "./tail-polls.js";
@@ -57,7 +59,7 @@ function paginatorFor(
   appBounds: AggregateBounds,
   counter: TokenCounter | undefined,
 ): Stage | undefined {
-  const spec = definition.pagination;
+  const spec = specOf(definition, Paginated.capability);
   if (!spec) return undefined;
   const keySpec: KeySpec = { fields: spec.stableKey, order: spec.order };
   const limits = aggregateLimits(spec, appBounds);

@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import type { Logger } from "../logging/logger.js";
-import type { OperationCaller } from "../metadata/definitions.js";
+import type { OperationCaller, TextFormat } from "../metadata/definitions.js";
 import type { CallOutcome } from "./call-outcome.js";
 import type { StageName } from "./order.js";
 import type { ToolContext } from "./tool-context.js";
@@ -131,6 +131,25 @@ export interface Capability<Options = unknown, Spec = Options> {
   input?(spec: Spec, input: z.ZodObject | undefined, target: CapabilityTarget): z.ZodObject;
   /** A tool's declared output schema as this capability changes it (every field optional under a selection). */
   output?(spec: Spec, output: z.ZodObject, target: CapabilityTarget): z.ZodObject;
+  /**
+   * A tool's advertised result schema as this capability answers it, once every `output` has
+   * changed the declared object: the same, or wrapped (an envelope around the declared items, a
+   * union with another answer). Capabilities wrap from the handler out: those without a stage of
+   * their own first, then by their stage's place, the innermost first. Only for a tool that
+   * declares an `output`.
+   *
+   * @example
+   * ```ts
+   * result: (spec, result) => z.union([result, z.object({ queued: z.string() })]),
+   * ```
+   */
+  result?(spec: Spec, result: z.ZodType, target: CapabilityTarget): z.ZodType;
+  /**
+   * A tool's text format as this capability decides it, given `@Tool`'s `text` (`undefined`
+   * when it says none): the same, its own, or `undefined` to leave it to the app's default.
+   * A capability whose options contradict `@Tool`'s throws, naming both.
+   */
+  textFormat?(spec: Spec, own: TextFormat | undefined, target: CapabilityTarget): TextFormat | undefined;
   readonly stage?: CapabilityStage<Spec> | undefined;
   /**
    * True when its stage may answer several calls with one object (a kept result): the

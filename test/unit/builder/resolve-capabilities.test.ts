@@ -2,11 +2,11 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { resolveCapabilities } from "../../../src/builder/resolve-capabilities.js";
 import { defineCapability } from "../../../src/decorators/define-capability.js";
-import { Paginated } from "../../../src/decorators/paginated.decorator.js";
 import { Tool } from "../../../src/decorators/tool.decorator.js";
 import { FrugalConfigError } from "../../../src/errors/config-error.js";
 import type { MethodMetadata } from "../../../src/metadata/definitions.js";
 import { metadataStore } from "../../../src/metadata/store.js";
+import { Paginated } from "../../../src/pagination/paginated.capability.js";
 import type { CapabilityTarget } from "../../../src/pipeline/capability.js";
 
 const targets: CapabilityTarget[] = [];

@@ -1,10 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { ManualClock } from "../../../src/clock/clock.js";
 import { ProtocolError } from "../../../src/errors/protocol-errors.js";
-import type { PaginationSpec } from "../../../src/metadata/specs.js";
 import { CursorCodec } from "../../../src/pagination/cursor-codec.js";
 import { createKeyring } from "../../../src/pagination/cursor-keys.js";
 import { decodeCursorStage } from "../../../src/pagination/decode-cursor.stage.js";
+import { Paginated } from "../../../src/pagination/paginated.capability.js";
+import type { PaginationSpec } from "../../../src/pagination/pagination-spec.js";
 import { TailPolls } from "../../../src/pagination/tail-polls.js";
 import { newInvocation, type Stage } from "../../../src/pipeline/invocation.js";
 import type { OperationDefinition } from "../../../src/pipeline/operation.js";
@@ -39,7 +40,7 @@ const definitionOf = (kind: "tool" | "resource") =>
     name: "list_articles",
     uri: "articles://list",
     where: "Articles.list",
-    pagination,
+    capabilities: new Map([[Paginated.capability, pagination]]),
   }) as unknown as OperationDefinition;
 
 /** Runs the stage for one call and gives back the invocation the handler would see (or the refusal). */
@@ -83,7 +84,10 @@ const cursorAfter = (
 describe("decodeCursorStage", () => {
   it("builds nothing for an operation that is not paginated", () => {
     expect(
-      decodeCursorStage(codec, clock, new TailPolls()).create({ kind: "tool" } as OperationDefinition),
+      decodeCursorStage(codec, clock, new TailPolls()).create({
+        kind: "tool",
+        capabilities: new Map(),
+      } as unknown as OperationDefinition),
     ).toBeUndefined();
   });
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { PaginationSpec } from "../../../src/metadata/specs.js";
+import type { PaginationSpec } from "../../../src/pagination/pagination-spec.js";
 import type { Invocation } from "../../../src/pipeline/invocation.js";
 import type { AggregateRequest, PageContext } from "../../../src/pipeline/tool-context.js";
 

@@ -1,9 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { Paginated } from "../../../src/decorators/paginated.decorator.js";
 import { metadataStore } from "../../../src/metadata/store.js";
+import type { PaginatedRecord } from "../../../src/pagination/check-pagination-options.js";
+import { Paginated } from "../../../src/pagination/paginated.capability.js";
 
 const paginatedOf = (target: Function, property: string) =>
-  metadataStore.ownMethod(target.prototype, property)?.paginated;
+  metadataStore
+    .ownMethod(target.prototype, property)
+    ?.capabilities?.find((recorded) => recorded.capability === Paginated.capability)?.options as
+    | PaginatedRecord
+    | undefined;
 
 describe("@Paginated", () => {
   it("records one key field as a list, with its options", () => {
@@ -24,6 +29,7 @@ describe("@Paginated", () => {
     const recorded = paginatedOf(S, "list");
     expect(recorded).toEqual({ stableKey: ["updatedAt", "slug"], options: { limit: 10 } });
     expect(Object.isFrozen(recorded?.stableKey)).toBe(true);
+    expect(Object.isFrozen(recorded?.options)).toBe(true);
   });
 
   it("records a key of the wrong type as given, for the start-up check to refuse by name", () => {
