@@ -109,6 +109,40 @@ describe("resolveCapabilities", () => {
     expect(output.safeParse({}).success).toBe(true);
   });
 
+  it("wraps a tool's result from the handler out: stageless capabilities first, then the innermost stage", () => {
+    const wrap = (name: string, after?: "interceptors" | "shape") =>
+      defineCapability({
+        name,
+        decorator: `@${name}`,
+        options: () => ({}),
+        result: (_spec, result) => z.object({ [name]: result }),
+        ...(after ? { stage: { after, create: () => undefined } } : {}),
+      });
+    const [Outer, Inner, Stageless] = [wrap("a", "interceptors"), wrap("b", "shape"), wrap("c")];
+    class Search {
+      @Tool() @Outer() @Inner() @Stageless() query() {}
+    }
+    const resolved = resolveCapabilities(owner(), metadataOf(Search, "query"));
+    const result = resolved.result(z.object({ n: z.number() }));
+    expect(result.parse({ a: { b: { c: { n: 1 } } } })).toEqual({ a: { b: { c: { n: 1 } } } });
+  });
+
+  it("lets capabilities decide a tool's text format from @Tool's own, in the order of their names", () => {
+    const Json = defineCapability({
+      name: "json",
+      decorator: "@Json",
+      options: () => ({}),
+      textFormat: (_spec, own) => own ?? "json",
+    });
+    class Search {
+      @Tool() @Json() query() {}
+      @Tool() plain() {}
+    }
+    expect(resolveCapabilities(owner(), metadataOf(Search, "query")).textFormat(undefined)).toBe("json");
+    expect(resolveCapabilities(owner(), metadataOf(Search, "query")).textFormat("auto")).toBe("auto");
+    expect(resolveCapabilities(owner(), metadataOf(Search, "plain")).textFormat(undefined)).toBeUndefined();
+  });
+
   it("leaves input and output alone without capabilities", () => {
     const resolved = resolveCapabilities(owner(), { memberKind: "method" });
     expect(resolved.specs.size).toBe(0);
