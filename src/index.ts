@@ -100,6 +100,7 @@ export {
 export { type HttpByteSourceOptions, httpByteSource } from "./pagination/http-byte-source.js";
 export { Paginated } from "./pagination/paginated.capability.js";
 export type { PaginatedOptions } from "./pagination/paginated-options.js";
+export type { PaginationSpec, StreamChunkSpec } from "./pagination/pagination-spec.js";
 export { Project, type ProjectionSpec, type ProjectOptions } from "./pagination/project.capability.js";
 export { type CallOutcome, OutcomeKey } from "./pipeline/call-outcome.js";
 export type {
