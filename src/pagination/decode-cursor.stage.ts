@@ -10,7 +10,7 @@ import { toolError } from "../results/tool-error.js";
 import { adaptiveLimit, FIRST_PAGE, readProgress, type WalkProgress } from "./adaptive-pages.js";
 import { type CursorBinding, type CursorCodec, CursorError } from "./cursor-codec.js";
 import type { KeyValue } from "./cursor-values.js";
-import { PAGE_REQUEST } from "./page-request.js";
+import { CONTINUATION, PAGE_REQUEST } from "./page-request.js";
 import { Paginated } from "./paginated.capability.js";
 import type { PaginationSpec } from "./pagination-spec.js";
 import { describeKeySpec } from "./stable-key.js";
@@ -27,7 +27,7 @@ import { type TailKey, type TailPolls, tailOf } from "./tail-polls.js";
  *
  * A time window's first page whose `since` is where this caller's last answer of the same
  * tail ended (`tails`, filled by the `paginate` stage) is a tail poll: it goes on with that
- * walk (`outcome.continuation`; an adaptive walk keeps its growth).
+ * walk (it reports `CONTINUATION`; an adaptive walk keeps its growth).
  */
 export function decodeCursorStage(cursors: CursorCodec, clock: Clock, tails: TailPolls): StageFactory {
   return { name: "decodeCursor", create: (definition) => decoderFor(definition, cursors, clock, tails) };
@@ -71,7 +71,7 @@ function decoderFor(
         const resumed = tail === undefined ? undefined : resumedWalk(tails, tail, rest.since);
         if (resumed) {
           // A tail poll: the walk goes on, as through a cursor.
-          invocation.outcome.continuation = true;
+          CONTINUATION.set(invocation.outcome, true);
           if (spec.adaptive) opened.progress = resumed;
         }
       }

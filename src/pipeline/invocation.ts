@@ -98,7 +98,6 @@ export function newInvocation(
       pageCount: undefined,
       freshForMs: undefined,
       sharedAcrossOwners: false,
-      continuation: false,
       reports: undefined,
     },
     shaped: undefined,
