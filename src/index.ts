@@ -98,6 +98,13 @@ export {
   sharedHttpBodyCache,
 } from "./pagination/http-body-cache.js";
 export { type HttpByteSourceOptions, httpByteSource } from "./pagination/http-byte-source.js";
+export type {
+  AggregateAnswer,
+  AggregateGroup,
+  AggregateRequest,
+  PageContext,
+  StableKeyValue,
+} from "./pagination/page-context.js";
 export { Paginated } from "./pagination/paginated.capability.js";
 export type { PaginatedOptions } from "./pagination/paginated-options.js";
 export type { PaginationSpec, StreamChunkSpec } from "./pagination/pagination-spec.js";
@@ -130,17 +137,7 @@ export type {
 } from "./pipeline/resource-handle.js";
 export type { InputLimits } from "./pipeline/stages/measure-input.js";
 export { MAX_TOKENS_META } from "./pipeline/token-limit.js";
-export type {
-  AggregateAnswer,
-  AggregateGroup,
-  AggregateRequest,
-  AskOptions,
-  McpLog,
-  PageContext,
-  SampleOptions,
-  StableKeyValue,
-  ToolContext,
-} from "./pipeline/tool-context.js";
+export type { AskOptions, McpLog, SampleOptions, ToolContext } from "./pipeline/tool-context.js";
 export type { V2Transport } from "./protocol/registrar-2026/v2-transport.js";
 export type { RedisClient, RedisClusterNode, RedisConnectionOptions } from "./redis/redis-connection.js";
 export { audio, type ContentBlock, embeddedResource, image, resourceLink, text } from "./results/content.js";

@@ -5,11 +5,11 @@ import { specOf } from "../pipeline/capability.js";
 import type { Stage } from "../pipeline/invocation.js";
 import type { OperationDefinition } from "../pipeline/operation.js";
 import type { StageFactory } from "../pipeline/stage-factory.js";
-import type { AggregateRequest } from "../pipeline/tool-context.js";
 import { toolError } from "../results/tool-error.js";
 import { adaptiveLimit, FIRST_PAGE, readProgress, type WalkProgress } from "./adaptive-pages.js";
 import { type CursorBinding, type CursorCodec, CursorError } from "./cursor-codec.js";
 import type { KeyValue } from "./cursor-values.js";
+import { AGGREGATE, type AggregateRequest, PAGE } from "./page-context.js";
 import { CONTINUATION, PAGE_REQUEST } from "./page-request.js";
 import { Paginated } from "./paginated.capability.js";
 import type { PaginationSpec } from "./pagination-spec.js";
@@ -115,13 +115,13 @@ function decoderFor(
     if (opened.progress) invocation.identity.push(opened.progress.pagesBefore);
     // `tail` and `aggregate` reach the handler through ctx, not its input: the cache keys by them here.
     invocation.identity.push(newest ?? null, rest.aggregate ?? null);
-    invocation.page = {
+    PAGE.set(invocation, {
       ...page,
       cursor: typeof cursor === "string" ? cursor : null,
       ...(opened.window ? { since: opened.window.since, until: opened.window.until } : {}),
       ...(newest === undefined ? {} : { tail: newest }),
-    };
-    invocation.aggregate = rest.aggregate as AggregateRequest | undefined;
+    });
+    if (rest.aggregate !== undefined) AGGREGATE.set(invocation, rest.aggregate as AggregateRequest);
     // The handler gets its own arguments; the page (and a stream's range) arrive through ctx.page.
     const { since: _since, until: _until, tail: _tail, aggregate: _aggregate, ...own } = rest;
     invocation.input = spec.stream ? own : withoutAggregate(rest);

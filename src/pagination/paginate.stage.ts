@@ -15,6 +15,7 @@ import type { CursorCodec } from "./cursor-codec.js";
 import type { KeyValue } from "./cursor-values.js";
 import { isIterable, pushedDown, withTotal } from "./handler-value.js";
 import { Page, type PageDescriber } from "./page.js";
+import { AGGREGATE, PAGE_READ } from "./page-context.js";
 import { PAGE_REQUEST, type PageRequest } from "./page-request.js";
 import { Paginated } from "./paginated.capability.js";
 import type { PaginationSpec } from "./pagination-spec.js";
@@ -132,7 +133,7 @@ function paginatorFor(
   };
   return async (invocation, next) => {
     const request = PAGE_REQUEST.get(invocation);
-    if (invocation.aggregate !== undefined && definition.kind === "tool")
+    if (AGGREGATE.find(invocation) !== undefined && definition.kind === "tool")
       return aggregateAnswer(invocation, next, spec, keySpec, request.window, limits, counter);
     if (request.newest !== undefined && request.window) {
       const waitMs = readDeadline(spec, request, clock);
@@ -159,7 +160,7 @@ function paginatorFor(
     if (isErrorResult(returned)) return returned;
     const { value, total } = withTotal(returned, definition.where);
     if (request.limit === 0 && definition.kind === "tool") {
-      const { pageRead } = invocation;
+      const pageRead = PAGE_READ.find(invocation) === true;
       const offered = spec.aggregate !== false;
       return sizeOnly(
         { value, total, pageRead, window: request.window, aggregateOffered: offered, json },
@@ -168,7 +169,7 @@ function paginatorFor(
     }
     let rows: CollectedRows;
     if (Array.isArray(value)) {
-      rows = pushedDown(value, request, keySpec, invocation.pageRead)
+      rows = pushedDown(value, request, keySpec, PAGE_READ.find(invocation) === true)
         ? rowsFromTrustedArray(value, request, keySpec)
         : rowsFromArray(value, request, keySpec);
     } else if (isIterable(value)) {
