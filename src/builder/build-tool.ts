@@ -46,7 +46,7 @@ export function buildTool(item: MemberToBuild): ToolDefinition {
   // Capabilities change the declared output (a selection makes each field optional), then may
   // wrap it (an envelope around the declared items).
   const capableOutput = ownOutput && capabilities.output(ownOutput);
-  const pagedOutput = capableOutput && capabilities.result(capableOutput);
+  const pagedOutput = capableOutput && capabilities.envelope(capableOutput);
   // A spilled result answers `{ spilled: { uri, size, expiresAt } }`: the declared schema must allow it.
   const outputSchema =
     pagedOutput && item.member.metadata.ephemeral ? z.union([pagedOutput, SPILLED_SCHEMA]) : pagedOutput;

@@ -2,7 +2,6 @@ import type { z } from "zod";
 import { FrugalConfigError } from "../errors/config-error.js";
 import type { MethodMetadata, TextFormat } from "../metadata/definitions.js";
 import type { Capability, CapabilityTarget, OperationKind } from "../pipeline/capability.js";
-import { PIPELINE_ORDER } from "../pipeline/order.js";
 import { decoratorsOn } from "./decorator-names.js";
 
 /** The operation whose capabilities are resolved. */
@@ -17,14 +16,14 @@ export interface CapabilityOwner {
 /** The capabilities of one operation, resolved: each spec with the target it was resolved for. */
 export interface ResolvedCapabilities {
   readonly specs: ReadonlyMap<Capability, unknown>;
+  /** A tool's declared output as the capabilities wrap it (`Capability.envelope`): a page around its items. */
+  envelope(output: z.ZodObject): z.ZodType;
+  /** A tool's text format as the capabilities decide it, from `@Tool`'s own (`undefined`: none decided). */
+  textFormat(own: TextFormat | undefined): TextFormat | undefined;
   /** A tool's input with every capability's addition, in the order of their names. */
   input(own: z.ZodObject | undefined): z.ZodObject | undefined;
   /** A tool's declared output as the capabilities change it. */
   output(own: z.ZodObject): z.ZodObject;
-  /** A tool's advertised result as the capabilities wrap it, from the handler out. */
-  result(output: z.ZodObject): z.ZodType;
-  /** A tool's text format as the capabilities decide it, from `@Tool`'s own (`undefined`: none decided). */
-  textFormat(own: TextFormat | undefined): TextFormat | undefined;
 }
 
 const KIND_DECORATOR: Record<OperationKind, string> = {
@@ -65,6 +64,17 @@ export function resolveCapabilities(owner: CapabilityOwner, metadata: MethodMeta
   }
   return {
     specs: new Map(resolved.map(({ capability, spec }) => [capability, spec])),
+    // One answer wraps the declared object: the first capability (by name) with an envelope.
+    envelope: (output) => {
+      const wrapping = resolved.find(({ capability }) => capability.envelope);
+      return wrapping?.capability.envelope?.(wrapping.spec, output, wrapping.target) ?? output;
+    },
+    textFormat: (own) =>
+      resolved.reduce(
+        (text, { capability, spec, target }) =>
+          capability.textFormat ? capability.textFormat(spec, text, target) : text,
+        own,
+      ),
     input: (own) =>
       resolved.reduce<z.ZodObject | undefined>(
         (input, { capability, spec, target }) =>
@@ -77,27 +87,7 @@ export function resolveCapabilities(owner: CapabilityOwner, metadata: MethodMeta
           capability.output ? capability.output(spec, output, target) : output,
         own,
       ),
-    result: (output) =>
-      [...resolved]
-        .sort((a, b) => depthOf(b.capability) - depthOf(a.capability))
-        .reduce<z.ZodType>(
-          (result, { capability, spec, target }) =>
-            capability.result ? capability.result(spec, result, target) : result,
-          output,
-        ),
-    textFormat: (own) =>
-      resolved.reduce(
-        (text, { capability, spec, target }) =>
-          capability.textFormat ? capability.textFormat(spec, text, target) : text,
-        own,
-      ),
   };
-}
-
-/** How close to the handler a capability's stage runs: a capability without one answers from the handler itself. */
-function depthOf(capability: Capability): number {
-  const place = capability.stage?.at ?? capability.stage?.after;
-  return place === undefined ? PIPELINE_ORDER.length : PIPELINE_ORDER.indexOf(place);
 }
 
 function freezeShallow<T>(value: T): T {

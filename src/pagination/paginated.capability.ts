@@ -1,4 +1,3 @@
-import { z } from "zod";
 import { copyList, copyOptions } from "../decorators/copy-options.js";
 import { defineCapability } from "../decorators/define-capability.js";
 import { FrugalConfigError } from "../errors/config-error.js";
@@ -43,8 +42,7 @@ export const Paginated = defineCapability({
   input: (spec, input, target) =>
     withPaginationInput(target.where, input, spec, target.kind === "resource" ? "resource" : "tool"),
   // Under @Paginated, a tool's `output` describes one item; the result is the page envelope around them.
-  // Its stages run next to the handler, so it wraps the declared object first (anything else: items of any shape).
-  result: (spec, result) => pagedToolOutput(result instanceof z.ZodObject ? result : undefined, spec),
+  envelope: (spec, item) => pagedToolOutput(item, spec),
   textFormat(spec, own, target) {
     if (own && spec.text && own !== spec.text) {
       throw new FrugalConfigError(

@@ -123,7 +123,7 @@ export function pageEnvelopeSchema(item: z.ZodObject | undefined, spec: Paginati
  * A paged tool's result schema: the page envelope, or the size-only answer (`limit: 0`),
  * or, unless `aggregate: false`, the aggregate answer.
  */
-export function pagedToolOutput(item: z.ZodObject | undefined, spec: PaginationSpec): z.ZodType {
+export function pagedToolOutput(item: z.ZodObject, spec: PaginationSpec): z.ZodType {
   const [aggregate, sizeOnly] = PAGED_TOOL_ANSWERS;
   const page = pageEnvelopeSchema(item, spec);
   return spec.aggregate === false ? z.union([page, sizeOnly]) : z.union([page, aggregate, sizeOnly]);

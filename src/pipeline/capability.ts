@@ -127,29 +127,11 @@ export interface Capability<Options = unknown, Spec = Options> {
   /**
    * A tool's input with what this capability adds (a `fields` selection, a `cursor`): the
    * arguments the client may send, advertised in `tools/list` and validated before any stage.
+   * A resource takes what it adds as query variables of its URI (`target.kind` says which).
    */
   input?(spec: Spec, input: z.ZodObject | undefined, target: CapabilityTarget): z.ZodObject;
   /** A tool's declared output schema as this capability changes it (every field optional under a selection). */
   output?(spec: Spec, output: z.ZodObject, target: CapabilityTarget): z.ZodObject;
-  /**
-   * A tool's advertised result schema as this capability answers it, once every `output` has
-   * changed the declared object: the same, or wrapped (an envelope around the declared items, a
-   * union with another answer). Capabilities wrap from the handler out: those without a stage of
-   * their own first, then by their stage's place, the innermost first. Only for a tool that
-   * declares an `output`.
-   *
-   * @example
-   * ```ts
-   * result: (spec, result) => z.union([result, z.object({ queued: z.string() })]),
-   * ```
-   */
-  result?(spec: Spec, result: z.ZodType, target: CapabilityTarget): z.ZodType;
-  /**
-   * A tool's text format as this capability decides it, given `@Tool`'s `text` (`undefined`
-   * when it says none): the same, its own, or `undefined` to leave it to the app's default.
-   * A capability whose options contradict `@Tool`'s throws, naming both.
-   */
-  textFormat?(spec: Spec, own: TextFormat | undefined, target: CapabilityTarget): TextFormat | undefined;
   readonly stage?: CapabilityStage<Spec> | undefined;
   /**
    * True when its stage may answer several calls with one object (a kept result): the
@@ -157,6 +139,23 @@ export interface Capability<Options = unknown, Spec = Options> {
    * what later calls or other callers are served.
    */
   readonly sharesResults?: boolean | undefined;
+  /**
+   * A tool's result schema when this capability's answer wraps the declared object (after every
+   * `output`): `@Paginated`'s page envelope around its items, or the size-only and aggregate
+   * answers beside it. Only for a tool that declares an `output`.
+   *
+   * @example
+   * ```ts
+   * envelope: (spec, item) => z.object({ items: z.array(item), nextCursor: z.string().nullable() }),
+   * ```
+   */
+  envelope?(spec: Spec, output: z.ZodObject, target: CapabilityTarget): z.ZodType;
+  /**
+   * A tool's text format as this capability decides it, given `@Tool`'s `text` (`undefined`
+   * when it says none): the same, its own, or `undefined` to leave it to the app's default.
+   * A capability whose options contradict `@Tool`'s throws, naming both.
+   */
+  textFormat?(spec: Spec, own: TextFormat | undefined, target: CapabilityTarget): TextFormat | undefined;
   /**
    * Whether the operation exists for a caller, asked before any stage runs, as the
    * decorators' `visibleTo` is: when it answers false (or throws), the operation is left out

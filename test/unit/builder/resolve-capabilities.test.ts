@@ -109,22 +109,24 @@ describe("resolveCapabilities", () => {
     expect(output.safeParse({}).success).toBe(true);
   });
 
-  it("wraps a tool's result from the handler out: stageless capabilities first, then the innermost stage", () => {
-    const wrap = (name: string, after?: "interceptors" | "shape") =>
+  it("wraps a tool's declared output in the envelope of the first capability (by name) that has one", () => {
+    const wrap = (name: string) =>
       defineCapability({
         name,
         decorator: `@${name}`,
         options: () => ({}),
-        result: (_spec, result) => z.object({ [name]: result }),
-        ...(after ? { stage: { after, create: () => undefined } } : {}),
+        envelope: (_spec, item) => z.object({ [name]: z.array(item) }),
       });
-    const [Outer, Inner, Stageless] = [wrap("a", "interceptors"), wrap("b", "shape"), wrap("c")];
+    const [Pages, Batches] = [wrap("pages"), wrap("batches")];
     class Search {
-      @Tool() @Outer() @Inner() @Stageless() query() {}
+      @Tool() @Pages() @Batches() query() {}
+      @Tool() @Audit("a") plain() {}
     }
     const resolved = resolveCapabilities(owner(), metadataOf(Search, "query"));
-    const result = resolved.result(z.object({ n: z.number() }));
-    expect(result.parse({ a: { b: { c: { n: 1 } } } })).toEqual({ a: { b: { c: { n: 1 } } } });
+    const enveloped = resolved.envelope(z.object({ n: z.number() }));
+    expect(enveloped.parse({ batches: [{ n: 1 }] })).toEqual({ batches: [{ n: 1 }] });
+    const own = z.object({ n: z.number() });
+    expect(resolveCapabilities(owner(), metadataOf(Search, "plain")).envelope(own)).toBe(own);
   });
 
   it("lets capabilities decide a tool's text format from @Tool's own, in the order of their names", () => {
