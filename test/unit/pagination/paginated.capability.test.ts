@@ -1,7 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { metadataStore } from "../../../src/metadata/store.js";
-import type { PaginatedRecord } from "../../../src/pagination/check-pagination-options.js";
+import { checkPaginated, type PaginatedRecord } from "../../../src/pagination/check-pagination-options.js";
 import { Paginated } from "../../../src/pagination/paginated.capability.js";
+import type { PaginatedOptions } from "../../../src/pagination/paginated-options.js";
+import type { CapabilityTarget } from "../../../src/pipeline/capability.js";
 
 const paginatedOf = (target: Function, property: string) =>
   metadataStore
@@ -37,5 +39,20 @@ describe("@Paginated", () => {
       @Paginated(42 as unknown as string) list() {}
     }
     expect(paginatedOf(S, "list")?.stableKey).toBe(42);
+  });
+
+  it("decides a tool's text format with @Tool's own, refusing a contradiction by name", () => {
+    const { textFormat } = Paginated.capability;
+    if (!textFormat) throw new Error("no textFormat hook");
+    const target = { where: "Feed.list" } as CapabilityTarget;
+    const spec = (options: PaginatedOptions) =>
+      checkPaginated({ stableKey: ["id"], options }, { ...target, kind: "tool" });
+    expect(textFormat(spec({}), undefined, target)).toBeUndefined();
+    expect(textFormat(spec({ text: "json" }), undefined, target)).toBe("json");
+    expect(textFormat(spec({ line: String }), undefined, target)).toBe("auto");
+    expect(() => textFormat(spec({ text: "json" }), "auto", target)).toThrow(
+      'Feed.list: @Tool has `text: "auto"` but @Paginated has `text: "json"`',
+    );
+    expect(() => textFormat(spec({ line: String }), "json", target)).toThrow("@Paginated has `line`");
   });
 });
