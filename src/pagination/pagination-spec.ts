@@ -10,6 +10,7 @@ export interface PaginationSpec {
   readonly defaultFields: readonly string[] | undefined;
   /** `"links"`: items answered as `resource_link`s made by `link`. */
   readonly as: "items" | "links";
+  /** Under `as: "links"`: the link of one item. */
   readonly link: ((item: unknown) => PageLink) | undefined;
   /** Present for stream chunks (`stream` option), with `graceMs` and `settleMs` filled in. */
   readonly stream: StreamChunkSpec | undefined;
