@@ -32,7 +32,6 @@ export {
 } from "./decorators/mcp-module.decorator.js";
 export { McpService } from "./decorators/mcp-service.decorator.js";
 export type { MethodDecorator } from "./decorators/member-kind.js";
-export { Paginated } from "./decorators/paginated.decorator.js";
 export { Prompt } from "./decorators/prompt.decorator.js";
 export { Resource } from "./decorators/resource.decorator.js";
 export { Tool } from "./decorators/tool.decorator.js";
@@ -71,7 +70,6 @@ export type {
   McpServiceOptions,
   OperationCaller,
   PageLink,
-  PaginatedOptions,
   PromptOptions,
   ResourceOptions,
   StreamChunkOptions,
@@ -100,6 +98,16 @@ export {
   sharedHttpBodyCache,
 } from "./pagination/http-body-cache.js";
 export { type HttpByteSourceOptions, httpByteSource } from "./pagination/http-byte-source.js";
+export type {
+  AggregateAnswer,
+  AggregateGroup,
+  AggregateRequest,
+  PageContext,
+  StableKeyValue,
+} from "./pagination/page-context.js";
+export { Paginated } from "./pagination/paginated.capability.js";
+export type { PaginatedOptions } from "./pagination/paginated-options.js";
+export type { PaginationSpec, StreamChunkSpec } from "./pagination/pagination-spec.js";
 export { Project, type ProjectionSpec, type ProjectOptions } from "./pagination/project.capability.js";
 export { type CallOutcome, OutcomeKey } from "./pipeline/call-outcome.js";
 export type {
@@ -129,17 +137,7 @@ export type {
 } from "./pipeline/resource-handle.js";
 export type { InputLimits } from "./pipeline/stages/measure-input.js";
 export { MAX_TOKENS_META } from "./pipeline/token-limit.js";
-export type {
-  AggregateAnswer,
-  AggregateGroup,
-  AggregateRequest,
-  AskOptions,
-  McpLog,
-  PageContext,
-  SampleOptions,
-  StableKeyValue,
-  ToolContext,
-} from "./pipeline/tool-context.js";
+export type { AskOptions, McpLog, SampleOptions, ToolContext } from "./pipeline/tool-context.js";
 export type { V2Transport } from "./protocol/registrar-2026/v2-transport.js";
 export type { RedisClient, RedisClusterNode, RedisConnectionOptions } from "./redis/redis-connection.js";
 export { audio, type ContentBlock, embeddedResource, image, resourceLink, text } from "./results/content.js";

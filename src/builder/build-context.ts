@@ -7,7 +7,6 @@ import type {
   TextFormat,
   VisibleTo,
 } from "../metadata/definitions.js";
-import type { PaginationSpec } from "../metadata/specs.js";
 import type { ToolContext } from "../pipeline/tool-context.js";
 import { describe } from "./check-options.js";
 import { toObjectSchema } from "./input-schema.js";
@@ -84,7 +83,6 @@ export interface OperationBasics {
   readonly inputSchema: z.ZodObject | undefined;
   /** False for app-only tools. */
   readonly modelVisible?: boolean;
-  readonly pagination?: PaginationSpec;
   /** The operation's capabilities, resolved by its builder (`capabilitiesOf`). */
   readonly capabilities: ResolvedCapabilities;
   /** The decorator's `visibleTo` option, as recorded (checked here). */
@@ -111,7 +109,6 @@ export function commonFields(item: MemberToBuild, basics: OperationBasics) {
     property,
     inputSchema,
     handler: bindHandler(item, property),
-    pagination: basics.pagination,
     capabilities: basics.capabilities.specs,
     visibleTo: checkVisibleTo(where, basics.kind, basics.visibleTo),
     ...resolveSpecs({

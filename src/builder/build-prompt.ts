@@ -27,13 +27,6 @@ export function buildPrompt(item: MemberToBuild): PromptDefinition {
       "remove @Ephemeral, or make this method a @Tool",
     );
   }
-  if (item.member.metadata.paginated) {
-    throw new FrugalConfigError(
-      where,
-      "@Paginated does not apply to prompts",
-      "remove @Paginated, or make this a tool",
-    );
-  }
   const name = options.name ?? toSnakeCase(property);
   const inputSchema = objectSchemaOf(item, "input", options.input);
   const shape = inputSchema?.shape ?? {};
@@ -71,7 +64,6 @@ export function buildPrompt(item: MemberToBuild): PromptDefinition {
     name,
     listing,
     complete,
-    pagination: undefined,
   });
 }
 

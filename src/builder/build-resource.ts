@@ -14,7 +14,6 @@ import {
 } from "./build-context.js";
 import { OptionChecker } from "./check-options.js";
 import { toSnakeCase } from "./names.js";
-import { resolvePaginationSpec, withPaginationInput } from "./paginated-input.js";
 
 /** Builds and checks one `@Resource` (a static URI or a URI template). */
 export function buildResource(item: MemberToBuild): ResourceDefinition {
@@ -37,37 +36,18 @@ export function buildResource(item: MemberToBuild): ResourceDefinition {
       'start it with a scheme, e.g. "config://app"',
     );
   }
-  const paginated = item.member.metadata.paginated;
-  const pagination = paginated
-    ? resolvePaginationSpec(where, paginated.stableKey, paginated.options)
-    : undefined;
-  if (pagination?.as === "links") {
-    throw new FrugalConfigError(
-      where,
-      '@Paginated `as: "links"` applies to tools only (a resource read answers contents, not links)',
-      "remove `as` and `link`, or make this method a @Tool",
-    );
-  }
-  if (pagination?.line || pagination?.text) {
-    throw new FrugalConfigError(
-      where,
-      `@Paginated \`${pagination.line ? "line" : "text"}\` applies to tools only (a resource read answers the envelope as minified JSON)`,
-      `remove \`${pagination.line ? "line" : "text"}\`, or make this method a @Tool`,
-    );
-  }
-  // A paginated static URI becomes a template of its own: its query carries the cursor.
-  const declared = UriTemplate.isTemplate(uri) || pagination ? parseTemplate(uri, where) : undefined;
+  // The inputs its capabilities add (a page's `cursor` and `limit`) are query variables of its URI:
+  // a static URI with some becomes a template of its own.
+  const added = Object.keys(capabilities.input(undefined)?.shape ?? {});
+  const declared = UriTemplate.isTemplate(uri) || added.length > 0 ? parseTemplate(uri, where) : undefined;
   const ownInput = objectSchemaOf(item, "input", options.input);
   if (ownInput && declared) {
     checkInputMatchesTemplate(where, uri, declared.variables, declared.queryVariables, ownInput.shape);
   }
-  // A paginated template also takes `cursor` and `limit` query variables; advertise them.
-  const template =
-    pagination && declared ? withPageVariables(declared, pagination.stream !== undefined) : declared;
+  // Advertise the added inputs in the template.
+  const template = added.length > 0 && declared ? withQueryVariables(declared, added) : declared;
   const inputSchema =
-    pagination && declared
-      ? withPaginationInput(where, ownInput ?? stringsFor(declared), pagination, "resource")
-      : ownInput;
+    added.length > 0 && declared ? capabilities.input(ownInput ?? stringsFor(declared, added)) : ownInput;
   const variables = template?.variables ?? [];
   if (!template && (options.list || options.complete)) {
     throw new FrugalConfigError(
@@ -94,9 +74,10 @@ export function buildResource(item: MemberToBuild): ResourceDefinition {
     ...(options.meta === undefined ? {} : { _meta: { ...options.meta } }),
   };
   const instance = item.instance;
-  // A paginated static URI is still a concrete resource: list it (reading it gives the first page).
+  // A static URI its capabilities made a template is still a concrete resource: list it (reading it gives the first page).
   const list =
-    options.list ?? (pagination && !UriTemplate.isTemplate(uri) ? () => [{ uri, ...described }] : undefined);
+    options.list ??
+    (added.length > 0 && !UriTemplate.isTemplate(uri) ? () => [{ uri, ...described }] : undefined);
   const complete = bindCompletions(item, options.complete);
   return Object.freeze({
     kind: "resource",
@@ -106,7 +87,6 @@ export function buildResource(item: MemberToBuild): ResourceDefinition {
       property,
       where,
       inputSchema,
-      pagination,
       capabilities,
       visibleTo: options.visibleTo,
     }),
@@ -117,7 +97,6 @@ export function buildResource(item: MemberToBuild): ResourceDefinition {
     listing: template ? { uriTemplate: template.template, ...described } : { uri, ...described },
     list: list ? async () => list.call(instance) : undefined,
     complete,
-    pagination,
   });
 }
 
@@ -134,19 +113,19 @@ const RESOURCE_OPTIONS = Object.keys({
   visibleTo: true,
 } satisfies Record<keyof ResourceOptions, true>);
 
-function withPageVariables(template: UriTemplate, stream: boolean): UriTemplate {
-  const pageVariables = stream ? ["cursor", "limit", "since", "until"] : ["cursor", "limit"];
-  const missing = pageVariables.filter((v) => !template.variables.includes(v));
+/** The template with `added` as query variables, those it lacks. */
+function withQueryVariables(template: UriTemplate, added: readonly string[]): UriTemplate {
+  const missing = added.filter((v) => !template.variables.includes(v));
   if (missing.length === 0) return template;
   const operator = template.queryVariables.length > 0 ? "&" : "?";
   return new UriTemplate(`${template.template}{${operator}${missing.join(",")}}`);
 }
 
-/** Without an `input`, template variables are strings (query variables optional). */
-function stringsFor(template: UriTemplate): z.ZodObject {
+/** Without an `input`, template variables are strings (query variables optional), but those its capabilities add. */
+function stringsFor(template: UriTemplate, added: readonly string[]): z.ZodObject {
   const shape: Record<string, z.ZodType> = {};
   for (const variable of template.variables) {
-    if (["cursor", "limit", "since", "until"].includes(variable)) continue;
+    if (added.includes(variable)) continue;
     shape[variable] = template.queryVariables.includes(variable) ? z.string().optional() : z.string();
   }
   return z.strictObject(shape);

@@ -2,9 +2,7 @@ import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { FrugalConfigError } from "../errors/config-error.js";
 import type { TextFormat, ToolOptions } from "../metadata/definitions.js";
-import type { PaginationSpec } from "../metadata/specs.js";
 import type { ToolDefinition } from "../pipeline/operation.js";
-import { PAGED_TOOL_ANSWERS } from "./aggregate-input.js";
 import {
   assertPlainMethod,
   capabilitiesOf,
@@ -13,16 +11,11 @@ import {
   type MemberToBuild,
   objectSchemaOf,
 } from "./build-context.js";
-import { OptionChecker } from "./check-options.js";
+import { OptionChecker, TEXT_FORMATS } from "./check-options.js";
 import { toJsonSchema } from "./input-schema.js";
 import { leanJsonSchema } from "./lean-json-schema.js";
 import { isValidToolName, toSnakeCase } from "./names.js";
-import {
-  pageEnvelopeSchema,
-  resolvePaginationSpec,
-  TEXT_FORMATS,
-  withPaginationInput,
-} from "./paginated-input.js";
+import type { ResolvedCapabilities } from "./resolve-capabilities.js";
 
 /** Builds and checks one `@Tool`. */
 export function buildTool(item: MemberToBuild): ToolDefinition {
@@ -46,21 +39,14 @@ export function buildTool(item: MemberToBuild): ToolDefinition {
       'use ["model"], ["app"] or both',
     );
   }
-  const paginated = item.member.metadata.paginated;
-  const pagination = paginated
-    ? resolvePaginationSpec(where, paginated.stableKey, paginated.options)
-    : undefined;
   const capabilities = capabilitiesOf(item, { kind: "tool", name, where, property });
   const ownInput = objectSchemaOf(item, "input", options.input);
-  const inputSchema = capabilities.input(
-    pagination ? withPaginationInput(where, ownInput, pagination, "tool") : ownInput,
-  );
-  // Under @Paginated, `output` describes one item; the result is the page envelope around them.
+  const inputSchema = capabilities.input(ownInput);
   const ownOutput = objectSchemaOf(item, "output", options.output);
-  // Capabilities change the declared output (a selection makes each field optional).
+  // Capabilities change the declared output (a selection makes each field optional), then may
+  // wrap it (an envelope around the declared items).
   const capableOutput = ownOutput && capabilities.output(ownOutput);
-  const pagedOutput =
-    pagination && capableOutput ? pagedToolOutput(capableOutput, pagination) : capableOutput;
+  const pagedOutput = capableOutput && capabilities.envelope(capableOutput);
   // A spilled result answers `{ spilled: { uri, size, expiresAt } }`: the declared schema must allow it.
   const outputSchema =
     pagedOutput && item.member.metadata.ephemeral ? z.union([pagedOutput, SPILLED_SCHEMA]) : pagedOutput;
@@ -70,12 +56,11 @@ export function buildTool(item: MemberToBuild): ToolDefinition {
     property,
     where,
     inputSchema,
-    pagination,
     capabilities,
     modelVisible: visibility.includes("model"),
     visibleTo: options.visibleTo,
   });
-  const text = resolveText(item, options.text, pagination, visibility.includes("model"));
+  const text = resolveText(item, options.text, capabilities, visibility.includes("model"));
   const meta = { ...options.meta };
   if (visibility.includes("app")) meta.ui = { ...(meta.ui as object), visibility: [...visibility] };
   // Hosts that cut long results read this hint; a result held to its budget never needs cutting.
@@ -121,15 +106,15 @@ function maxResultSizeChars(tokens: number): number {
 }
 
 /**
- * The tool's text format: `@Paginated`'s or `@Tool`'s `text` (they must agree), else the
- * app's, else `"auto"`. A page written as lines (`line`) keeps them whatever the app says.
- * An app-only tool's text is not read by a model, so nothing is gained by counting tokens
- * to choose it: unless it says otherwise, it is JSON, as the specification suggests.
+ * The tool's text format: `@Tool`'s `text` as its capabilities decide it (they may have their
+ * own, which must agree), else the app's, else `"auto"`. An app-only tool's text is not read
+ * by a model, so nothing is gained by counting tokens to choose it: unless it says otherwise,
+ * it is JSON, as the specification suggests.
  */
 function resolveText(
   item: MemberToBuild,
   declared: unknown,
-  pagination: PaginationSpec | undefined,
+  capabilities: ResolvedCapabilities,
   modelVisible: boolean,
 ): TextFormat {
   const where = describeMember(item);
@@ -137,22 +122,7 @@ function resolveText(
     declared === undefined
       ? undefined
       : new OptionChecker(where, "@Tool").oneOf("`text`", declared, TEXT_FORMATS);
-  if (own && pagination?.text && own !== pagination.text) {
-    throw new FrugalConfigError(
-      where,
-      `@Tool has \`text: "${own}"\` but @Paginated has \`text: "${pagination.text}"\``,
-      "set `text` once, on either decorator",
-    );
-  }
-  if (own === "json" && pagination?.line) {
-    throw new FrugalConfigError(
-      where,
-      '@Tool has `text: "json"` but @Paginated has `line`: its text would be either JSON or lines',
-      'drop `text: "json"` to answer lines, or drop `line` to answer JSON',
-    );
-  }
-  if (pagination?.line) return "auto";
-  return own ?? pagination?.text ?? (modelVisible ? (item.appText ?? "auto") : "json");
+  return capabilities.textFormat(own) ?? (modelVisible ? (item.appText ?? "auto") : "json");
 }
 
 /** Every key of `ToolOptions` (the `Record` makes the compiler flag a key added there but not here). */
@@ -169,16 +139,6 @@ const TOOL_OPTIONS = Object.keys({
   text: true,
   visibleTo: true,
 } satisfies Record<keyof ToolOptions, true>);
-
-/**
- * A paged tool's result schema: the page envelope, or the size-only answer (`limit: 0`),
- * or, unless `aggregate: false`, the aggregate answer.
- */
-function pagedToolOutput(item: z.ZodObject, spec: PaginationSpec): z.ZodType {
-  const [aggregate, sizeOnly] = PAGED_TOOL_ANSWERS;
-  const page = pageEnvelopeSchema(item, spec);
-  return spec.aggregate === false ? z.union([page, sizeOnly]) : z.union([page, aggregate, sizeOnly]);
-}
 
 /** What a spilled call puts in `structuredContent`. */
 const SPILLED_SCHEMA = z.object({

@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import { FrugalConfigError } from "../errors/config-error.js";
-import type { MethodMetadata } from "../metadata/definitions.js";
+import type { MethodMetadata, TextFormat } from "../metadata/definitions.js";
 import type { Capability, CapabilityTarget, OperationKind } from "../pipeline/capability.js";
 import { decoratorsOn } from "./decorator-names.js";
 
@@ -16,6 +16,10 @@ export interface CapabilityOwner {
 /** The capabilities of one operation, resolved: each spec with the target it was resolved for. */
 export interface ResolvedCapabilities {
   readonly specs: ReadonlyMap<Capability, unknown>;
+  /** A tool's declared output as the capabilities wrap it (`Capability.envelope`): a page around its items. */
+  envelope(output: z.ZodObject): z.ZodType;
+  /** A tool's text format as the capabilities decide it, from `@Tool`'s own (`undefined`: none decided). */
+  textFormat(own: TextFormat | undefined): TextFormat | undefined;
   /** A tool's input with every capability's addition, in the order of their names. */
   input(own: z.ZodObject | undefined): z.ZodObject | undefined;
   /** A tool's declared output as the capabilities change it. */
@@ -60,6 +64,17 @@ export function resolveCapabilities(owner: CapabilityOwner, metadata: MethodMeta
   }
   return {
     specs: new Map(resolved.map(({ capability, spec }) => [capability, spec])),
+    // One answer wraps the declared object: the first capability (by name) with an envelope.
+    envelope: (output) => {
+      const wrapping = resolved.find(({ capability }) => capability.envelope);
+      return wrapping?.capability.envelope?.(wrapping.spec, output, wrapping.target) ?? output;
+    },
+    textFormat: (own) =>
+      resolved.reduce(
+        (text, { capability, spec, target }) =>
+          capability.textFormat ? capability.textFormat(spec, text, target) : text,
+        own,
+      ),
     input: (own) =>
       resolved.reduce<z.ZodObject | undefined>(
         (input, { capability, spec, target }) =>

@@ -277,6 +277,8 @@ export class CacheInvalidator {
 function cachedInputOf(definition: ResourceDefinition, variables: Record<string, string>): unknown {
   const parsed = definition.inputSchema?.safeParse(variables);
   const input: Record<string, unknown> = parsed?.success ? { ...parsed.data } : { ...variables };
-  for (const name of PAGE_INPUTS) if (definition.pagination) delete input[name];
+  // Named, not imported: a capability imports no other.
+  const paged = [...definition.capabilities.keys()].some((c) => c.decorator === "@Paginated");
+  if (paged) for (const name of PAGE_INPUTS) delete input[name];
   return input;
 }

@@ -2,11 +2,9 @@ import { QueryError } from "../aggregate/query-errors.js";
 import { type FieldPath, fieldPath, hasField } from "../aggregate/query-fields.js";
 import { type Group, type GroupSpec, GroupTally, sortGroups } from "../aggregate/query-groups.js";
 import type { AggregateBounds } from "../metadata/definitions.js";
-import type { PaginationSpec } from "../metadata/specs.js";
 import type { Invocation, Next } from "../pipeline/invocation.js";
 import { isErrorResult } from "../pipeline/outcomes.js";
 import { callTokenLimit } from "../pipeline/token-limit.js";
-import type { AggregateRequest } from "../pipeline/tool-context.js";
 import type { JsonValue } from "../results/json-value.js";
 import { isPlainObject } from "../results/shape-tool-result.js";
 import { envelopeLine, withEnvelopeLine, writeTable } from "../results/table-format.js";
@@ -15,6 +13,8 @@ import { toolTextOf, withToolText } from "../results/tool-text.js";
 import { fitPrefix } from "../tokenizer/fit-prefix.js";
 import type { TokenCounter } from "../tokenizer/token-counter.js";
 import { HandlerWalk, type WalkBounds } from "./handler-walk.js";
+import { AGGREGATE, type AggregateRequest } from "./page-context.js";
+import type { PaginationSpec } from "./pagination-spec.js";
 import type { KeySpec } from "./stable-key.js";
 import type { StreamWindow } from "./stream-window.js";
 
@@ -61,7 +61,7 @@ export async function aggregateAnswer(
   const json = invocation.definition.kind === "tool" && invocation.definition.text === "json";
   const limit = callTokenLimit(invocation.definition, invocation.ctx.meta);
   const answer = (value: Answer, hint: string | undefined) => fitted(value, hint, json, counter, limit);
-  const request = invocation.aggregate as AggregateRequest;
+  const request = AGGREGATE.get(invocation);
   let plan: GroupSpec;
   try {
     plan = groupSpecOf(request, spec, limits.maxGroups);

@@ -1,4 +1,4 @@
-import type { StableKeyValue } from "../pipeline/tool-context.js";
+import type { StableKeyValue } from "./page-context.js";
 /**
  * What a cursor carries: stable key values (and extra state) keep their types through it,
  * so dates come back as `Date` and bigints as `bigint`, not as strings.

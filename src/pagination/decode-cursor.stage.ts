@@ -1,16 +1,18 @@
 import type { Clock } from "../clock/clock.js";
 import { canonicalJson } from "../common/canonical-json.js";
 import { invalidParams } from "../errors/protocol-errors.js";
-import type { PaginationSpec } from "../metadata/specs.js";
+import { specOf } from "../pipeline/capability.js";
 import type { Stage } from "../pipeline/invocation.js";
 import type { OperationDefinition } from "../pipeline/operation.js";
 import type { StageFactory } from "../pipeline/stage-factory.js";
-import type { AggregateRequest } from "../pipeline/tool-context.js";
 import { toolError } from "../results/tool-error.js";
 import { adaptiveLimit, FIRST_PAGE, readProgress, type WalkProgress } from "./adaptive-pages.js";
 import { type CursorBinding, type CursorCodec, CursorError } from "./cursor-codec.js";
 import type { KeyValue } from "./cursor-values.js";
-import { PAGE_REQUEST } from "./page-request.js";
+import { AGGREGATE, type AggregateRequest, PAGE } from "./page-context.js";
+import { CONTINUATION, PAGE_REQUEST } from "./page-request.js";
+import { Paginated } from "./paginated.capability.js";
+import type { PaginationSpec } from "./pagination-spec.js";
 import { describeKeySpec } from "./stable-key.js";
 import { BoundError, parseBound, resolveWindow, type StreamWindow } from "./stream-window.js";
 import { type TailKey, type TailPolls, tailOf } from "./tail-polls.js";
@@ -25,7 +27,7 @@ import { type TailKey, type TailPolls, tailOf } from "./tail-polls.js";
  *
  * A time window's first page whose `since` is where this caller's last answer of the same
  * tail ended (`tails`, filled by the `paginate` stage) is a tail poll: it goes on with that
- * walk (`outcome.continuation`; an adaptive walk keeps its growth).
+ * walk (it reports `CONTINUATION`; an adaptive walk keeps its growth).
  */
 export function decodeCursorStage(cursors: CursorCodec, clock: Clock, tails: TailPolls): StageFactory {
   return { name: "decodeCursor", create: (definition) => decoderFor(definition, cursors, clock, tails) };
@@ -37,7 +39,7 @@ function decoderFor(
   clock: Clock,
   tails: TailPolls,
 ): Stage | undefined {
-  const spec = definition.pagination;
+  const spec = specOf(definition, Paginated.capability);
   if (!spec) return undefined;
   const keySpec = describeKeySpec({ fields: spec.stableKey, order: spec.order });
   const operation = definition.kind === "resource" ? definition.uri : definition.name;
@@ -69,7 +71,7 @@ function decoderFor(
         const resumed = tail === undefined ? undefined : resumedWalk(tails, tail, rest.since);
         if (resumed) {
           // A tail poll: the walk goes on, as through a cursor.
-          invocation.outcome.continuation = true;
+          CONTINUATION.set(invocation.outcome, true);
           if (spec.adaptive) opened.progress = resumed;
         }
       }
@@ -113,13 +115,13 @@ function decoderFor(
     if (opened.progress) invocation.identity.push(opened.progress.pagesBefore);
     // `tail` and `aggregate` reach the handler through ctx, not its input: the cache keys by them here.
     invocation.identity.push(newest ?? null, rest.aggregate ?? null);
-    invocation.page = {
+    PAGE.set(invocation, {
       ...page,
       cursor: typeof cursor === "string" ? cursor : null,
       ...(opened.window ? { since: opened.window.since, until: opened.window.until } : {}),
       ...(newest === undefined ? {} : { tail: newest }),
-    };
-    invocation.aggregate = rest.aggregate as AggregateRequest | undefined;
+    });
+    if (rest.aggregate !== undefined) AGGREGATE.set(invocation, rest.aggregate as AggregateRequest);
     // The handler gets its own arguments; the page (and a stream's range) arrive through ctx.page.
     const { since: _since, until: _until, tail: _tail, aggregate: _aggregate, ...own } = rest;
     invocation.input = spec.stream ? own : withoutAggregate(rest);

@@ -1,9 +1,10 @@
-import type { PaginationSpec } from "../metadata/specs.js";
 import type { Invocation, Next } from "../pipeline/invocation.js";
 import { isErrorResult } from "../pipeline/outcomes.js";
 import { type CollectedRows, rowsFromArray, rowsFromIterable, rowsFromTrustedArray } from "./collect-rows.js";
 import type { KeyValue } from "./cursor-values.js";
 import { isIterable, pushedDown, withTotal } from "./handler-value.js";
+import { PAGE, PAGE_READ } from "./page-context.js";
+import type { PaginationSpec } from "./pagination-spec.js";
 import type { KeySpec } from "./stable-key.js";
 import type { StreamWindow } from "./stream-window.js";
 
@@ -66,7 +67,7 @@ export class HandlerWalk {
     const { invocation, spec, window } = this;
     const { tail } = this.options;
     this.lastAfter = after;
-    invocation.page = {
+    PAGE.set(invocation, {
       after,
       limit: spec.maxLimit,
       cursor: null,
@@ -74,8 +75,8 @@ export class HandlerWalk {
       fields: spec.fields,
       ...(window ? { since: window.since, until: window.until } : {}),
       ...(tail === undefined ? {} : { tail }),
-    };
-    invocation.pageRead = false;
+    });
+    PAGE_READ.set(invocation, false);
     return this.next();
   }
 
@@ -91,7 +92,7 @@ export class HandlerWalk {
       if (isErrorResult(returned)) return { scanned, error: returned };
       const { value } = withTotal(returned, this.invocation.definition.where);
       // A handler that ignores ctx.page returned the whole range: read it in one pass.
-      const whole = !this.invocation.pageRead;
+      const whole = PAGE_READ.find(this.invocation) !== true;
       const page = { after: null, limit: whole ? bounds.maxItems : limit, window: this.window };
       const rows = await this.rowsOf(value, page, whole);
       for (let i = 0; i < rows.items.length; i++) {

@@ -1,3 +1,4 @@
+import { OutcomeKey } from "../pipeline/call-outcome.js";
 import { InvocationSlot } from "../pipeline/invocation.js";
 import type { WalkProgress } from "./adaptive-pages.js";
 import type { CursorBinding } from "./cursor-codec.js";
@@ -20,6 +21,12 @@ export interface PageRequest {
   /** A stream's first page asked for its newest N items (`tail: N`). */
   readonly newest: number | undefined;
 }
+
+/**
+ * Reported (true) when the call goes on with a walk without a cursor: a stream polled from
+ * where the caller's last answer ended (`since = nextSince`). Counted with the calls that pass one.
+ */
+export const CONTINUATION = new OutcomeKey<boolean>("pagination.continuation");
 
 /** Where the `decodeCursor` stage leaves the request for the `paginate` stage. */
 export const PAGE_REQUEST = new InvocationSlot<PageRequest>("pagination.request");

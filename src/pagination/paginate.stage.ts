@@ -1,6 +1,6 @@
 import type { Clock } from "../clock/clock.js";
 import type { AggregateBounds, PageLink } from "../metadata/definitions.js";
-import type { PaginationSpec } from "../metadata/specs.js";
+import { specOf } from "../pipeline/capability.js";
 import type { Invocation, Stage } from "../pipeline/invocation.js";
 import type { OperationDefinition } from "../pipeline/operation.js";
 import { isErrorResult } from "../pipeline/outcomes.js";
@@ -15,7 +15,10 @@ import type { CursorCodec } from "./cursor-codec.js";
 import type { KeyValue } from "./cursor-values.js";
 import { isIterable, pushedDown, withTotal } from "./handler-value.js";
 import { Page, type PageDescriber } from "./page.js";
+import { AGGREGATE, PAGE_READ } from "./page-context.js";
 import { PAGE_REQUEST, type PageRequest } from "./page-request.js";
+import { Paginated } from "./paginated.capability.js";
+import type { PaginationSpec } from "./pagination-spec.js";
 import { sizeOnly } from "./size-only.js";
 import type { KeySpec } from "./stable-key.js";
 import type { TailPolls } from "./tail-polls.js";
@@ -57,7 +60,7 @@ function paginatorFor(
   appBounds: AggregateBounds,
   counter: TokenCounter | undefined,
 ): Stage | undefined {
-  const spec = definition.pagination;
+  const spec = specOf(definition, Paginated.capability);
   if (!spec) return undefined;
   const keySpec: KeySpec = { fields: spec.stableKey, order: spec.order };
   const limits = aggregateLimits(spec, appBounds);
@@ -134,7 +137,7 @@ function paginatorFor(
   };
   return async (invocation, next) => {
     const request = PAGE_REQUEST.get(invocation);
-    if (invocation.aggregate !== undefined && definition.kind === "tool")
+    if (AGGREGATE.find(invocation) !== undefined && definition.kind === "tool")
       return aggregateAnswer(invocation, next, spec, keySpec, request.window, limits, counter);
     if (request.newest !== undefined && request.window) {
       const waitMs = readDeadline(spec, request, clock);
@@ -161,7 +164,7 @@ function paginatorFor(
     if (isErrorResult(returned)) return returned;
     const { value, total } = withTotal(returned, definition.where);
     if (request.limit === 0 && definition.kind === "tool") {
-      const { pageRead } = invocation;
+      const pageRead = PAGE_READ.find(invocation) === true;
       const offered = spec.aggregate !== false;
       return sizeOnly(
         { value, total, pageRead, window: request.window, aggregateOffered: offered, json },
@@ -170,7 +173,7 @@ function paginatorFor(
     }
     let rows: CollectedRows;
     if (Array.isArray(value)) {
-      rows = pushedDown(value, request, keySpec, invocation.pageRead)
+      rows = pushedDown(value, request, keySpec, PAGE_READ.find(invocation) === true)
         ? rowsFromTrustedArray(value, request, keySpec)
         : rowsFromArray(value, request, keySpec);
     } else if (isIterable(value)) {

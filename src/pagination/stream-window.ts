@@ -1,5 +1,5 @@
-import type { StreamChunkSpec } from "../metadata/specs.js";
 import type { KeyValue } from "./cursor-values.js";
+import type { StreamChunkSpec } from "./pagination-spec.js";
 
 /** The range of the first key field a stream walk covers: `(since, until]`; null is open. */
 export interface StreamWindow {

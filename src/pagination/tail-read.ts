@@ -1,8 +1,8 @@
-import type { PaginationSpec } from "../metadata/specs.js";
 import type { Invocation, Next } from "../pipeline/invocation.js";
 import type { CollectedRows } from "./collect-rows.js";
 import type { KeyValue } from "./cursor-values.js";
 import { HandlerWalk, type WalkBounds } from "./handler-walk.js";
+import type { PaginationSpec } from "./pagination-spec.js";
 import type { KeySpec } from "./stable-key.js";
 import type { StreamWindow } from "./stream-window.js";
 

@@ -21,11 +21,6 @@ export interface CallOutcome {
   freshForMs: number | undefined;
   /** True when that kept result is the same for every caller (not scoped to an owner): `cacheScope` "public". */
   sharedAcrossOwners: boolean;
-  /**
-   * True when the call goes on with a walk without a cursor: a stream polled from where the
-   * caller's last answer ended (`since = nextSince`). Counted with the calls that pass one.
-   */
-  continuation: boolean;
   /** What capabilities report beyond these fields (read and written with `OutcomeKey`); made on first use. */
   reports: Map<OutcomeKey<unknown>, unknown> | undefined;
 }

@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import type { Logger } from "../logging/logger.js";
-import type { OperationCaller } from "../metadata/definitions.js";
+import type { OperationCaller, TextFormat } from "../metadata/definitions.js";
 import type { CallOutcome } from "./call-outcome.js";
 import type { StageName } from "./order.js";
 import type { ToolContext } from "./tool-context.js";
@@ -127,6 +127,7 @@ export interface Capability<Options = unknown, Spec = Options> {
   /**
    * A tool's input with what this capability adds (a `fields` selection, a `cursor`): the
    * arguments the client may send, advertised in `tools/list` and validated before any stage.
+   * A resource takes what it adds as query variables of its URI (`target.kind` says which).
    */
   input?(spec: Spec, input: z.ZodObject | undefined, target: CapabilityTarget): z.ZodObject;
   /** A tool's declared output schema as this capability changes it (every field optional under a selection). */
@@ -138,6 +139,23 @@ export interface Capability<Options = unknown, Spec = Options> {
    * what later calls or other callers are served.
    */
   readonly sharesResults?: boolean | undefined;
+  /**
+   * A tool's result schema when this capability's answer wraps the declared object (after every
+   * `output`): `@Paginated`'s page envelope around its items, or the size-only and aggregate
+   * answers beside it. Only for a tool that declares an `output`.
+   *
+   * @example
+   * ```ts
+   * envelope: (spec, item) => z.object({ items: z.array(item), nextCursor: z.string().nullable() }),
+   * ```
+   */
+  envelope?(spec: Spec, output: z.ZodObject, target: CapabilityTarget): z.ZodType;
+  /**
+   * A tool's text format as this capability decides it, given `@Tool`'s `text` (`undefined`
+   * when it says none): the same, its own, or `undefined` to leave it to the app's default.
+   * A capability whose options contradict `@Tool`'s throws, naming both.
+   */
+  textFormat?(spec: Spec, own: TextFormat | undefined, target: CapabilityTarget): TextFormat | undefined;
   /**
    * Whether the operation exists for a caller, asked before any stage runs, as the
    * decorators' `visibleTo` is: when it answers false (or throws), the operation is left out

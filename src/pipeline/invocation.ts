@@ -1,24 +1,21 @@
 import type { CallOutcome } from "./call-outcome.js";
 import type { OperationDefinition } from "./operation.js";
-import type { AggregateRequest, PageContext, ToolContext } from "./tool-context.js";
+import type { ToolContext } from "./tool-context.js";
 
 /**
  * What the handler's context reads from its call. Stages set it; the context the handler
- * sees (`ToolContext`) exposes only `page` and `signal`, so a handler cannot change it.
+ * sees (`ToolContext`) only reads it (its `signal`, and what capabilities keep in their
+ * slots, such as the page), so a handler cannot change it.
  */
 export interface CallState {
-  /** Under `@Paginated`: the page the handler is asked for (`ctx.page`). */
-  page: PageContext | undefined;
-  /** Under `@Paginated`: the validated `aggregate` input (`ctx.aggregate`), or undefined. */
-  aggregate: AggregateRequest | undefined;
-  /** True once the handler read `ctx.page`: it pushed the page into its query, so its order is trusted. */
-  pageRead: boolean;
   /**
    * When set, the signal the rest of the call runs under instead of the request's own: a
    * stage that runs one call for several waiting callers sets one aborted only when every
    * one of them cancelled.
    */
   signal: AbortSignal | undefined;
+  /** State a capability keeps between its own stages and the handler's context (see `InvocationSlot`); made on first use. */
+  slots: Map<InvocationSlot<unknown>, unknown> | undefined;
 }
 
 /** The state of one call as it passes through the pipeline. */
@@ -40,8 +37,6 @@ export interface Invocation extends CallState {
   readonly outcome: CallOutcome;
   /** The last result shaped for this call, so two stages never shape one value twice. */
   shaped: { readonly from: unknown; readonly result: unknown } | undefined;
-  /** State a capability keeps between its own stages (see `InvocationSlot`); made on first use. */
-  slots: Map<InvocationSlot<unknown>, unknown> | undefined;
 }
 
 /**
@@ -59,15 +54,20 @@ export interface Invocation extends CallState {
 export class InvocationSlot<T> {
   constructor(readonly name: string) {}
 
-  set(invocation: Invocation, value: T): void {
-    invocation.slots ??= new Map();
-    invocation.slots.set(this, value);
+  set(state: CallState, value: T): void {
+    state.slots ??= new Map();
+    state.slots.set(this, value);
   }
 
-  get(invocation: Invocation): T {
-    const slots = invocation.slots;
+  get(state: CallState): T {
+    const slots = state.slots;
     if (!slots?.has(this)) throw new Error(`pipeline slot "${this.name}" was read before it was set`);
     return slots.get(this) as T;
+  }
+
+  /** The value, or `undefined` when the call has none (a context's optional field). */
+  find(state: CallState): T | undefined {
+    return state.slots?.get(this) as T | undefined;
   }
 }
 
@@ -86,9 +86,6 @@ export function newInvocation(
     args,
     input: undefined,
     uri,
-    page: undefined,
-    aggregate: undefined,
-    pageRead: false,
     signal: undefined,
     identity: [],
     outcome: {
@@ -98,7 +95,6 @@ export function newInvocation(
       pageCount: undefined,
       freshForMs: undefined,
       sharedAcrossOwners: false,
-      continuation: false,
       reports: undefined,
     },
     shaped: undefined,

@@ -6,7 +6,7 @@ import type {
 } from "@modelcontextprotocol/sdk/types.js";
 import type { z } from "zod";
 import type { CompleteCallback, ListedResource, VisibleTo } from "../metadata/definitions.js";
-import type { BudgetSpec, PaginationSpec, SpillSpec } from "../metadata/specs.js";
+import type { BudgetSpec, SpillSpec } from "../metadata/specs.js";
 import type { UriTemplate } from "../uri/uri-template.js";
 import type { Capability } from "./capability.js";
 import type { InterceptorRef } from "./interceptor.js";
@@ -26,8 +26,6 @@ interface OperationBase {
   readonly inputSchema: z.ZodObject | undefined;
   /** Calls the user's method on its service instance. */
   readonly handler: (input: unknown, ctx: ToolContext) => unknown;
-  /** Present under `@Paginated`. */
-  readonly pagination: PaginationSpec | undefined;
   /** The budget of what the model reads (method, class or app); absent when none applies. */
   readonly budget: BudgetSpec | undefined;
   /** Present under `@Ephemeral` (tools only). */

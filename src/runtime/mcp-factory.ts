@@ -4,9 +4,8 @@ import { DEFAULT_INPUT_LIMITS, type McpAppOptions } from "../app/app-options.js"
 import { acquireAll, awaitReady } from "../app/lifecycle.js";
 import { McpApp } from "../app/mcp-app.js";
 import { buildRegistry, type ResolvedService } from "../builder/build-registry.js";
-import { OptionChecker } from "../builder/check-options.js";
+import { OptionChecker, TEXT_FORMATS } from "../builder/check-options.js";
 import type { DeclaredService } from "../builder/declared-service.js";
-import { TEXT_FORMATS } from "../builder/paginated-input.js";
 import type { Registry } from "../builder/registry.js";
 import { checkAppInterceptors, isInterceptorClass } from "../builder/resolve-specs.js";
 import { scanService } from "../builder/scan-service.js";

@@ -1,6 +1,8 @@
 import type { Registry } from "../builder/registry.js";
 import { scanService } from "../builder/scan-service.js";
 import { metadataStore } from "../metadata/store.js";
+import { Paginated } from "../pagination/paginated.capability.js";
+import { specOf } from "../pipeline/capability.js";
 import type { OperationDefinition } from "../pipeline/operation.js";
 
 /** Every operation of a registry, whatever its kind. */
@@ -25,14 +27,15 @@ export function usesBudgets(registry: Registry): boolean {
  */
 export function writesPageTables(registry: Registry): boolean {
   return [...registry.tools.values()].some(({ definition: d }) => {
-    const lines = d.pagination?.line !== undefined || d.pagination?.as === "links";
-    return d.modelVisible && d.text === "auto" && d.pagination !== undefined && !lines;
+    const pagination = specOf(d, Paginated.capability);
+    const lines = pagination?.line !== undefined || pagination?.as === "links";
+    return d.modelVisible && d.text === "auto" && pagination !== undefined && !lines;
   });
 }
 
 /** Whether anything is paginated (so a missing cursor secret deserves a warning). */
 export function usesPagination(registry: Registry): boolean {
-  return allDefinitions(registry).some((d) => d.pagination !== undefined);
+  return allDefinitions(registry).some((d) => specOf(d, Paginated.capability) !== undefined);
 }
 
 /**

@@ -1,6 +1,7 @@
 import { type BuildOptions, buildRegistry } from "../../src/builder/build-registry.js";
 import type { Registry } from "../../src/builder/registry.js";
 import type { Logger } from "../../src/logging/logger.js";
+import { PAGE } from "../../src/pagination/page-context.js";
 import { type Invocation, newInvocation } from "../../src/pipeline/invocation.js";
 import type {
   OperationDefinition,
@@ -86,7 +87,7 @@ export function invocationOf(
         return state.signal ?? signal;
       },
       get page() {
-        return state.page;
+        return PAGE.find(state);
       },
     };
     return ctx as unknown as ToolContext;

@@ -11,17 +11,17 @@ import {
   type ServerRequest,
 } from "@modelcontextprotocol/sdk/types.js";
 import type { EventBus } from "../../events/event-bus.js";
+import {
+  AGGREGATE,
+  type AggregateRequest,
+  PAGE,
+  PAGE_READ,
+  type PageContext,
+} from "../../pagination/page-context.js";
 import type { CallState } from "../../pipeline/invocation.js";
 import type { ResourceHandle } from "../../pipeline/resource-handle.js";
 import { SLICED_READ } from "../../pipeline/token-limit.js";
-import type {
-  AggregateRequest,
-  AskOptions,
-  McpLog,
-  PageContext,
-  SampleOptions,
-  ToolContext,
-} from "../../pipeline/tool-context.js";
+import type { AskOptions, McpLog, SampleOptions, ToolContext } from "../../pipeline/tool-context.js";
 import { ANONYMOUS_RESOURCES_REFUSED, serverRequestRefused } from "../registrar-2025/stateless-session.js";
 import { levelPasses, type Session } from "../session.js";
 import { callIdOf } from "./call-id.js";
@@ -131,13 +131,13 @@ export class CallContext implements ToolContext {
   }
 
   get page(): PageContext | undefined {
-    const page = this.#state.page;
-    if (page) this.#state.pageRead = true;
+    const page = PAGE.find(this.#state);
+    if (page) PAGE_READ.set(this.#state, true);
     return page;
   }
 
   get aggregate(): AggregateRequest | undefined {
-    return this.#state.aggregate;
+    return AGGREGATE.find(this.#state);
   }
 
   get signal(): AbortSignal {

@@ -15,6 +15,7 @@ import { resultBytes } from "../../metrics/result-bytes.js";
 import { INTERNAL_ERROR, jsonRpcErrorCode } from "../../observability/error-type.js";
 import { FRUGAL_ATTRIBUTES, MCP_ATTRIBUTES, TOOL_ERROR } from "../../observability/mcp-attributes.js";
 import { META_GETTER } from "../../observability/meta-carrier.js";
+import { CONTINUATION } from "../../pagination/page-request.js";
 import type { CallOutcome } from "../../pipeline/call-outcome.js";
 import type { OperationDefinition } from "../../pipeline/operation.js";
 import { isErrorResult } from "../../pipeline/outcomes.js";
@@ -143,7 +144,7 @@ export class CallObserver {
    * the page: counted when the call ends, where a call with a cursor is counted as it starts.
    */
   private countTailPoll(probe: CallProbe, outcome: CallOutcome | undefined): void {
-    if (outcome?.continuation !== true) return;
+    if (CONTINUATION.get(outcome) !== true) return;
     probe.counters.continuations++;
     this.metrics.telemetry.continuations.add(1, probe.metricAttributes);
   }

@@ -68,7 +68,7 @@ export function storedReadRunner(runtime: AppRuntime, observer: CallObserver): R
     read: (owner: string) => Promise<ReadResourceResult>,
   ) => {
     if (chain.length === 0) return read(owner);
-    const state = { page: undefined, aggregate: undefined, pageRead: false, signal: undefined };
+    const state = { signal: undefined, slots: undefined };
     const ctx = new CallContext(state, session, extra, owner, runtime.events, uri, runtime.resourceHandle);
     const call = Object.freeze({
       kind: "resource" as const,

@@ -1,6 +1,8 @@
 import type { ReadResourceResult } from "@modelcontextprotocol/sdk/types.js";
 import type { Operation, Registry } from "../../builder/registry.js";
 import type { DeclaredResourceReader } from "../../ephemeral/resource-tools.js";
+import { Paginated } from "../../pagination/paginated.capability.js";
+import { specOf } from "../../pipeline/capability.js";
 import { newInvocation } from "../../pipeline/invocation.js";
 import type { ResourceDefinition } from "../../pipeline/operation.js";
 import type { ToolContext } from "../../pipeline/tool-context.js";
@@ -41,7 +43,7 @@ export function declaredResourceReader(registry: () => Registry): DeclaredResour
     }
     const { template } = definition;
     // A paginated resource's next page is the same URI with the cursor its page answered.
-    if (!definition.pagination || !template) return { result };
+    if (!specOf(definition, Paginated.capability) || !template) return { result };
     return { result, pageUri: (cursor: string) => template.expand({ ...found.args, cursor }) };
   };
 }

@@ -3,8 +3,8 @@ import { z } from "zod";
 import { Cached } from "../../../src/cache/cached.capability.js";
 import { Ephemeral } from "../../../src/decorators/ephemeral.decorator.js";
 import { McpService } from "../../../src/decorators/mcp-service.decorator.js";
-import { Paginated } from "../../../src/decorators/paginated.decorator.js";
 import { Prompt } from "../../../src/decorators/prompt.decorator.js";
+import { Paginated } from "../../../src/pagination/paginated.capability.js";
 import { specOf } from "../../../src/pipeline/capability.js";
 import { buildServices, promptOf } from "../../support/unit-build.js";
 
@@ -39,7 +39,7 @@ describe("buildPrompt", () => {
     });
     expect(prompt.handler({ code: "x()" }, {} as never)).toBe("Please review:\nx()");
     expect(await prompt.complete.focus?.("sec", { arguments: {} })).toEqual(["Please review: sec"]);
-    expect(prompt.pagination).toBeUndefined();
+    expect(prompt.capabilities.size).toBe(0);
   });
 
   it("carries behaviour decorators that apply to prompts, such as @Cached", () => {

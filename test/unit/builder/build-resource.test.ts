@@ -1,9 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
+import { defineCapability } from "../../../src/decorators/define-capability.js";
 import { Ephemeral } from "../../../src/decorators/ephemeral.decorator.js";
 import { McpService } from "../../../src/decorators/mcp-service.decorator.js";
-import { Paginated } from "../../../src/decorators/paginated.decorator.js";
 import { Resource } from "../../../src/decorators/resource.decorator.js";
+import { Paginated } from "../../../src/pagination/paginated.capability.js";
 import { buildServices, resourceOf } from "../../support/unit-build.js";
 
 describe("buildResource", () => {
@@ -75,6 +76,28 @@ describe("buildResource", () => {
     const all = resourceOf(Feed, "feed://all");
     expect(all.template?.template).toBe("feed://all{?cursor,limit}");
     expect(await all.list?.()).toEqual([{ uri: "feed://all", name: "all" }]);
+  });
+
+  it("takes the inputs any capability adds as query variables, making a static URI a template", async () => {
+    const Traced = defineCapability({
+      name: "traced",
+      decorator: "@Traced",
+      options: () => ({}),
+      input: (_spec, input) => (input ?? z.strictObject({})).extend({ trace: z.string().optional() }),
+    });
+    @McpService()
+    class Feed {
+      @Resource("feed://{topic}") @Traced() byTopic() {}
+      @Resource("feed://all", { name: "all" }) @Traced() all() {}
+      @Resource("feed://plain") plain() {}
+    }
+    const template = resourceOf(Feed, "feed://{topic}");
+    expect(template.template?.template).toBe("feed://{topic}{?trace}");
+    expect(Object.keys(template.inputSchema?.shape ?? {})).toEqual(["topic", "trace"]);
+    const all = resourceOf(Feed, "feed://all");
+    expect(all.template?.template).toBe("feed://all{?trace}");
+    expect(await all.list?.()).toEqual([{ uri: "feed://all", name: "all" }]);
+    expect(resourceOf(Feed, "feed://plain").template).toBeUndefined();
   });
 
   it("refuses what a resource cannot serve, naming the method and the fix", () => {

@@ -3,10 +3,10 @@ import { decoratorsOn } from "../../../src/builder/decorator-names.js";
 import { Cached } from "../../../src/cache/cached.capability.js";
 import { Budget } from "../../../src/decorators/budget.decorator.js";
 import { defineCapability } from "../../../src/decorators/define-capability.js";
-import { Paginated } from "../../../src/decorators/paginated.decorator.js";
 import { Tool } from "../../../src/decorators/tool.decorator.js";
 import { UseInterceptors } from "../../../src/decorators/use-interceptors.decorator.js";
 import { metadataStore } from "../../../src/metadata/store.js";
+import { Paginated } from "../../../src/pagination/paginated.capability.js";
 
 const RateLimit = defineCapability({
   name: "rateLimit",
@@ -35,9 +35,9 @@ describe("decoratorsOn", () => {
     expect(decoratorsOn(metadata)).toEqual([
       "@UseInterceptors",
       "@Budget",
-      "@Paginated",
       "@Tool",
       "@Cached",
+      "@Paginated",
       "@RateLimit",
     ]);
   });

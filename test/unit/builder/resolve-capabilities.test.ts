@@ -2,11 +2,11 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { resolveCapabilities } from "../../../src/builder/resolve-capabilities.js";
 import { defineCapability } from "../../../src/decorators/define-capability.js";
-import { Paginated } from "../../../src/decorators/paginated.decorator.js";
 import { Tool } from "../../../src/decorators/tool.decorator.js";
 import { FrugalConfigError } from "../../../src/errors/config-error.js";
 import type { MethodMetadata } from "../../../src/metadata/definitions.js";
 import { metadataStore } from "../../../src/metadata/store.js";
+import { Paginated } from "../../../src/pagination/paginated.capability.js";
 import type { CapabilityTarget } from "../../../src/pipeline/capability.js";
 
 const targets: CapabilityTarget[] = [];
@@ -107,6 +107,42 @@ describe("resolveCapabilities", () => {
     expect(Object.keys(input?.shape ?? {})).toEqual(["q", "reason", "token"]);
     const output = resolved.output(z.object({ total: z.number() }));
     expect(output.safeParse({}).success).toBe(true);
+  });
+
+  it("wraps a tool's declared output in the envelope of the first capability (by name) that has one", () => {
+    const wrap = (name: string) =>
+      defineCapability({
+        name,
+        decorator: `@${name}`,
+        options: () => ({}),
+        envelope: (_spec, item) => z.object({ [name]: z.array(item) }),
+      });
+    const [Pages, Batches] = [wrap("pages"), wrap("batches")];
+    class Search {
+      @Tool() @Pages() @Batches() query() {}
+      @Tool() @Audit("a") plain() {}
+    }
+    const resolved = resolveCapabilities(owner(), metadataOf(Search, "query"));
+    const enveloped = resolved.envelope(z.object({ n: z.number() }));
+    expect(enveloped.parse({ batches: [{ n: 1 }] })).toEqual({ batches: [{ n: 1 }] });
+    const own = z.object({ n: z.number() });
+    expect(resolveCapabilities(owner(), metadataOf(Search, "plain")).envelope(own)).toBe(own);
+  });
+
+  it("lets capabilities decide a tool's text format from @Tool's own, in the order of their names", () => {
+    const Json = defineCapability({
+      name: "json",
+      decorator: "@Json",
+      options: () => ({}),
+      textFormat: (_spec, own) => own ?? "json",
+    });
+    class Search {
+      @Tool() @Json() query() {}
+      @Tool() plain() {}
+    }
+    expect(resolveCapabilities(owner(), metadataOf(Search, "query")).textFormat(undefined)).toBe("json");
+    expect(resolveCapabilities(owner(), metadataOf(Search, "query")).textFormat("auto")).toBe("auto");
+    expect(resolveCapabilities(owner(), metadataOf(Search, "plain")).textFormat(undefined)).toBeUndefined();
   });
 
   it("leaves input and output alone without capabilities", () => {

@@ -3,10 +3,10 @@ import { scanService } from "../../../src/builder/scan-service.js";
 import { Cached } from "../../../src/cache/cached.capability.js";
 import { Budget } from "../../../src/decorators/budget.decorator.js";
 import { McpService } from "../../../src/decorators/mcp-service.decorator.js";
-import { Paginated } from "../../../src/decorators/paginated.decorator.js";
 import { Prompt } from "../../../src/decorators/prompt.decorator.js";
 import { Resource } from "../../../src/decorators/resource.decorator.js";
 import { Tool } from "../../../src/decorators/tool.decorator.js";
+import { Paginated } from "../../../src/pagination/paginated.capability.js";
 
 /** The scan as `property -> declaring class name`, for compact assertions. */
 const declared = (serviceClass: Function) =>
@@ -56,8 +56,10 @@ describe("scanService", () => {
     const expected = {
       memberKind: "method",
       tool: {},
-      paginated: { stableKey: ["id"], options: { limit: 5 } },
       budget: { tokens: 300, options: {} },
+      capabilities: [
+        { capability: Paginated.capability, options: { stableKey: ["id"], options: { limit: 5 } } },
+      ],
     };
     expect(member(S, "list").metadata).toEqual(expected);
     expect(member(S, "other").metadata).toEqual(expected);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { aggregateAnswer } from "../../../src/pagination/aggregate-walk.js";
+import type { AggregateRequest, PageContext } from "../../../src/pagination/page-context.js";
 import type { KeySpec } from "../../../src/pagination/stable-key.js";
-import type { AggregateRequest, PageContext } from "../../../src/pipeline/tool-context.js";
 import { toolTextOf } from "../../../src/results/tool-text.js";
 import { keysetPage, specOf, walkHarness } from "./walk-harness.js";
 

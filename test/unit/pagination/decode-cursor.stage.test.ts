@@ -1,10 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { ManualClock } from "../../../src/clock/clock.js";
 import { ProtocolError } from "../../../src/errors/protocol-errors.js";
-import type { PaginationSpec } from "../../../src/metadata/specs.js";
 import { CursorCodec } from "../../../src/pagination/cursor-codec.js";
 import { createKeyring } from "../../../src/pagination/cursor-keys.js";
 import { decodeCursorStage } from "../../../src/pagination/decode-cursor.stage.js";
+import { PAGE } from "../../../src/pagination/page-context.js";
+import { Paginated } from "../../../src/pagination/paginated.capability.js";
+import type { PaginationSpec } from "../../../src/pagination/pagination-spec.js";
 import { TailPolls } from "../../../src/pagination/tail-polls.js";
 import { newInvocation, type Stage } from "../../../src/pipeline/invocation.js";
 import type { OperationDefinition } from "../../../src/pipeline/operation.js";
@@ -39,7 +41,7 @@ const definitionOf = (kind: "tool" | "resource") =>
     name: "list_articles",
     uri: "articles://list",
     where: "Articles.list",
-    pagination,
+    capabilities: new Map([[Paginated.capability, pagination]]),
   }) as unknown as OperationDefinition;
 
 /** Runs the stage for one call and gives back the invocation the handler would see (or the refusal). */
@@ -83,14 +85,17 @@ const cursorAfter = (
 describe("decodeCursorStage", () => {
   it("builds nothing for an operation that is not paginated", () => {
     expect(
-      decodeCursorStage(codec, clock, new TailPolls()).create({ kind: "tool" } as OperationDefinition),
+      decodeCursorStage(codec, clock, new TailPolls()).create({
+        kind: "tool",
+        capabilities: new Map(),
+      } as unknown as OperationDefinition),
     ).toBeUndefined();
   });
 
   it("hands the first page to the handler: no cursor, the default limit and fields, its own input only", async () => {
     const { invocation, reached } = await decode({ site: "a" });
     expect(reached).toBe(true);
-    expect(invocation.page).toEqual({ after: null, limit: 10, fields: ["id", "title"], cursor: null });
+    expect(PAGE.get(invocation)).toEqual({ after: null, limit: 10, fields: ["id", "title"], cursor: null });
     expect(invocation.input).toEqual({ site: "a" });
     // The page position, the limit, the fields, the stream range, then no tail and no aggregate.
     expect(invocation.identity).toEqual([null, 10, ["id", "title"], null, null, null]);
@@ -98,13 +103,13 @@ describe("decodeCursorStage", () => {
 
   it("clamps the limit to maxLimit and keeps the fields asked", async () => {
     const { invocation } = await decode({ site: "a", limit: 500, fields: ["body"] });
-    expect(invocation.page).toMatchObject({ limit: 50, fields: ["body"] });
+    expect(PAGE.get(invocation)).toMatchObject({ limit: 50, fields: ["body"] });
   });
 
   it("opens a cursor issued for the same input, giving the key to start after", async () => {
     const cursor = cursorAfter(42);
     const { invocation } = await decode({ site: "a", cursor });
-    expect(invocation.page).toMatchObject({ after: { id: 42 }, cursor });
+    expect(PAGE.get(invocation)).toMatchObject({ after: { id: 42 }, cursor });
     expect(invocation.input).toEqual({ site: "a" });
   });
 

@@ -1,7 +1,13 @@
 import { z } from "zod";
-import type { PaginationSpec } from "../../../src/metadata/specs.js";
+import {
+  AGGREGATE,
+  type AggregateRequest,
+  PAGE,
+  PAGE_READ,
+  type PageContext,
+} from "../../../src/pagination/page-context.js";
+import type { PaginationSpec } from "../../../src/pagination/pagination-spec.js";
 import type { Invocation } from "../../../src/pipeline/invocation.js";
-import type { AggregateRequest, PageContext } from "../../../src/pipeline/tool-context.js";
 
 /** A paged tool's spec with the defaults `resolvePaginationSpec` fills in, and `overrides`. */
 export function specOf(overrides: Partial<PaginationSpec> = {}): PaginationSpec {
@@ -41,15 +47,14 @@ export function walkHarness(
       inputSchema: z.object({ state: z.string().optional(), cursor: z.string().optional() }),
     },
     ctx: { meta: {} },
-    page: undefined as PageContext | undefined,
-    pageRead: false,
-    aggregate: options.aggregate,
+    slots: undefined,
   } as unknown as Invocation;
+  if (options.aggregate) AGGREGATE.set(invocation, options.aggregate);
   const next = async () => {
-    const page = invocation.page as PageContext;
+    const page = PAGE.get(invocation);
     calls.push(page);
-    if (options.readsPage !== false) invocation.pageRead = true;
-    return handler(page, invocation.aggregate);
+    if (options.readsPage !== false) PAGE_READ.set(invocation, true);
+    return handler(page, AGGREGATE.find(invocation));
   };
   return { invocation, next, calls };
 }

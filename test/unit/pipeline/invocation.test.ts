@@ -33,14 +33,15 @@ describe("newInvocation", () => {
     const invocation = newInvocation(definition, {}, undefined, (state) => {
       madeFrom = state;
       return {
-        get page() {
-          return state.page;
+        get signal() {
+          return state.signal;
         },
       } as unknown as ToolContext;
     });
     expect(madeFrom).toBe(invocation);
-    invocation.page = { after: null, limit: 5, cursor: null, fields: undefined };
-    expect(invocation.ctx.page?.limit).toBe(5);
+    const signal = new AbortController().signal;
+    invocation.signal = signal;
+    expect(invocation.ctx.signal).toBe(signal);
   });
 
   it("gives each call its own outcome and identity", () => {

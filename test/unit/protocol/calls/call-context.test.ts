@@ -2,6 +2,7 @@ import type { ClientCapabilities } from "@modelcontextprotocol/sdk/types.js";
 import { McpError } from "@modelcontextprotocol/sdk/types.js";
 import { describe, expect, it } from "vitest";
 import { InMemoryEventBus } from "../../../../src/events/in-memory-event-bus.js";
+import { PAGE, PAGE_READ } from "../../../../src/pagination/page-context.js";
 import type { CallState } from "../../../../src/pipeline/invocation.js";
 import type { ResourceHandle } from "../../../../src/pipeline/resource-handle.js";
 import { isSlicedRead } from "../../../../src/pipeline/token-limit.js";
@@ -46,7 +47,7 @@ function contextOf(
       capabilities: options.modern.capabilities,
       outcome: undefined,
     });
-  const state: CallState = { page: undefined, pageRead: false, signal: undefined, aggregate: undefined };
+  const state: CallState = { signal: undefined, slots: undefined };
   let handles = 0;
   const ctx = new CallContext(
     state,
@@ -159,10 +160,10 @@ describe("CallContext", () => {
 
   it("marks the page read when the handler looks at it, and makes the resource handle once", () => {
     const c = contextOf();
-    c.state.page = { after: null, limit: 10, fields: undefined, cursor: null };
-    expect(c.state.pageRead).toBe(false);
+    PAGE.set(c.state, { after: null, limit: 10, fields: undefined, cursor: null });
+    expect(PAGE_READ.find(c.state)).toBeUndefined();
     expect(c.ctx.page?.limit).toBe(10);
-    expect(c.state.pageRead).toBe(true);
+    expect(PAGE_READ.find(c.state)).toBe(true);
     expect(c.ctx.resources).toBe(c.ctx.resources);
     expect(c.handleCount()).toBe(1);
     expect(() => contextOf({ stateless: true }).ctx.resources).toThrow(
@@ -173,11 +174,7 @@ describe("CallContext", () => {
 
   it("gives a nested read the outer call's owner and meta, marked as a sliced read", () => {
     const outer = contextOf({ meta: { progressToken: "p" }, owner: "principal:bob" });
-    const nested = CallContext.nested(
-      outer.ctx,
-      { page: undefined, pageRead: false, signal: undefined, aggregate: undefined },
-      "config://app",
-    );
+    const nested = CallContext.nested(outer.ctx, { signal: undefined, slots: undefined }, "config://app");
     expect(nested.owner).toBe("principal:bob");
     expect(nested.meta.progressToken).toBe("p");
     expect(isSlicedRead(nested.meta)).toBe(true);

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { toJsonSchema } from "../../../src/builder/input-schema.js";
-import { paginationInputShape, resolvePaginationSpec } from "../../../src/builder/paginated-input.js";
+import { resolvePaginationSpec } from "../../../src/pagination/check-pagination-options.js";
+import { paginationInputShape } from "../../../src/pagination/pagination-schemas.js";
 
 const spec = (options: Parameters<typeof resolvePaginationSpec>[2]) =>
   resolvePaginationSpec("T.m", ["id"], options);

@@ -1,9 +1,39 @@
-import { z } from "zod";
-import { FrugalConfigError } from "../errors/config-error.js";
-import type { PaginatedOptions, StreamChunkOptions, TextFormat } from "../metadata/definitions.js";
-import type { PaginationSpec, StreamChunkSpec } from "../metadata/specs.js";
-import { AGGREGATE_INPUT, aggregateBounds } from "./aggregate-input.js";
-import { describe, OptionChecker } from "./check-options.js";
+import { aggregateBounds } from "../builder/aggregate-input.js";
+import { describe, OptionChecker, TEXT_FORMATS } from "../builder/check-options.js";
+import type { StreamChunkOptions } from "../metadata/definitions.js";
+import type { CapabilityTarget } from "../pipeline/capability.js";
+import type { PaginatedOptions } from "./paginated-options.js";
+import type { PaginationSpec, StreamChunkSpec } from "./pagination-spec.js";
+
+/** What `@Paginated` records: its stable key (one field or more) and its options. */
+export interface PaginatedRecord {
+  readonly stableKey: readonly string[];
+  readonly options: PaginatedOptions | undefined;
+}
+
+/**
+ * `@Paginated` on an operation, checked: a tool or a resource (a prompt is refused), and on a
+ * resource none of the options that shape a tool's text.
+ */
+export function checkPaginated(recorded: PaginatedRecord, target: CapabilityTarget): PaginationSpec {
+  if (target.kind === "prompt")
+    target.fail("does not apply to prompts", "remove @Paginated, or make this a tool");
+  const spec = resolvePaginationSpec(target.where, recorded.stableKey, recorded.options);
+  if (target.kind !== "resource") return spec;
+  if (spec.as === "links") {
+    target.fail(
+      '`as: "links"` applies to tools only (a resource read answers contents, not links)',
+      "remove `as` and `link`, or make this method a @Tool",
+    );
+  }
+  if (spec.line || spec.text) {
+    target.fail(
+      `\`${spec.line ? "line" : "text"}\` applies to tools only (a resource read answers the envelope as minified JSON)`,
+      `remove \`${spec.line ? "line" : "text"}\`, or make this method a @Tool`,
+    );
+  }
+  return spec;
+}
 
 /** Fills defaults and checks the options, naming `where` in any error. */
 export function resolvePaginationSpec(
@@ -187,9 +217,6 @@ const PAGINATED_OPTIONS = Object.keys({
   aggregate: true,
 } satisfies Record<keyof PaginatedOptions, true>);
 
-/** The values of a `text` option. */
-export const TEXT_FORMATS = ["auto", "json"] as const satisfies readonly TextFormat[];
-
 const STREAM_OPTIONS = Object.keys({
   window: true,
   maxBytes: true,
@@ -207,128 +234,3 @@ function fieldList(check: OptionChecker, name: string, value: unknown): string[]
   if (bad !== undefined) check.fail(`${name} must hold non-empty field names, not ${describe(bad)}`, fix);
   return [...value];
 }
-
-/**
- * The inputs `@Paginated` adds. Tools take numbers and arrays; resource templates take
- * query-string text, so `limit` is coerced there. A `limit` above `maxLimit` is clamped,
- * not refused, as the contract says: a tool's schema advertises `maxLimit` as the maximum
- * (so a client and a model know it) without the validation refusing more. The descriptions
- * are short on purpose: every `tools/list` carries them, once per paginated tool.
- */
-export function paginationInputShape(
-  spec: PaginationSpec,
-  kind: "tool" | "resource",
-): Record<string, z.ZodType> {
-  // `meta` last: each zod method returns a new schema, which would not carry it.
-  // A tool answers `limit: 0` with the total alone (size only).
-  const limit = (
-    kind === "tool"
-      ? z.number().int().min(0).meta({ maximum: spec.maxLimit })
-      : z.coerce.number().int().min(1)
-  )
-    .optional()
-    .describe(
-      `Page size (default ${spec.limit}${kind === "tool" ? "; 0: the total only" : ""}).${
-        // Tells the model how to get the growth: a limit it repeats on every call pins the size.
-        spec.adaptive ? " Omit it after the first page to let pages grow." : ""
-      }`,
-    );
-  const shape: Record<string, z.ZodType> = {
-    // No description: `cursor` takes the page's `nextCursor`, as its name says (every paged tool's listing carries it).
-    cursor: z.string().optional(),
-    limit,
-  };
-  if (spec.stream) {
-    const bound = (kind === "tool" ? z.union([z.string(), z.number()]) : z.string()).optional();
-    const at = JSON.stringify(spec.stableKey[0]);
-    shape.since = bound.describe(
-      `Exclusive lower bound of ${at}: ISO 8601 time, epoch ms or sequence number.`,
-    );
-    shape.until = bound.describe(`Inclusive upper bound of ${at}, as since.`);
-    if (kind === "tool") {
-      shape.tail = z
-        .number()
-        .int()
-        .min(1)
-        .max(spec.maxLimit)
-        .optional()
-        .describe("The newest N items (to until), oldest first; not with since.");
-    }
-  }
-  if (kind === "tool" && spec.aggregate !== false) shape.aggregate = AGGREGATE_INPUT;
-  if (spec.fields && kind === "tool") {
-    const [first, ...rest] = spec.fields as [string, ...string[]];
-    shape.fields = z
-      .array(z.enum([first, ...rest]))
-      .min(1)
-      .optional()
-      .describe(`Default: ${(spec.defaultFields ?? spec.fields).join(", ")}`);
-  }
-  return shape;
-}
-
-/** Adds the pagination inputs to an operation's schema, refusing a clash with its own fields. */
-export function withPaginationInput(
-  where: string,
-  schema: z.ZodObject | undefined,
-  spec: PaginationSpec,
-  kind: "tool" | "resource",
-): z.ZodObject {
-  const extra = paginationInputShape(spec, kind);
-  const base = schema ?? z.strictObject({});
-  const clash = Object.keys(extra).find((name) => name in base.shape);
-  if (clash) {
-    throw new FrugalConfigError(
-      where,
-      `input field "${clash}" clashes with the input @Paginated adds`,
-      clash === "aggregate"
-        ? 'rename your "aggregate" field, or pass aggregate: false to @Paginated'
-        : `rename your "${clash}" field`,
-    );
-  }
-  return base.extend(extra);
-}
-
-/** The advertised result schema of a paginated operation: the envelope around its items. */
-export function pageEnvelopeSchema(item: z.ZodObject | undefined, spec: PaginationSpec): z.ZodObject {
-  const itemSchema =
-    spec.as === "links"
-      ? PAGE_LINK_SCHEMA
-      : item
-        ? spec.fields
-          ? item.partial()
-          : item
-        : z.record(z.string(), z.unknown());
-  const envelope = z.object({
-    items: z.array(itemSchema),
-    nextCursor: z.string().nullable(),
-    hasMore: z.boolean(),
-    count: z.number().int(),
-    // Present when the handler returned `{ items, total }`.
-    total: z.number().int().optional(),
-    // Present when an item alone was over the token budget and the page skipped it.
-    skipped: z
-      .array(
-        z.object({ position: z.number().int(), tokens: z.number(), budget: z.number(), reason: z.string() }),
-      )
-      .optional(),
-  });
-  if (!spec.stream) return envelope;
-  const bound = z.union([z.string(), z.number()]).nullable();
-  return envelope.extend({
-    since: bound,
-    until: bound,
-    first: bound,
-    last: bound,
-    nextSince: bound.optional(),
-  });
-}
-
-/** A link item of a page answered `as: "links"`. */
-const PAGE_LINK_SCHEMA = z.object({
-  uri: z.string(),
-  name: z.string(),
-  title: z.string().optional(),
-  description: z.string().optional(),
-  mimeType: z.string().optional(),
-});
