@@ -29,7 +29,8 @@ export interface McpAppOptions {
    * `"auto"` (default): uniform items as a table when that costs fewer tokens than their
    * JSON, a page's non-empty envelope fields on their own line; `structuredContent` keeps
    * the full JSON. `"json"`: the text is the result's minified JSON, as the MCP
-   * specification suggests for structured content.
+   * specification suggests for structured content. `"compact"`: as `"auto"`, and a flat
+   * object result reads as `key=value` lines when they cost fewer tokens than its JSON.
    */
   text?: TextFormat | undefined;
   /** Ephemeral resources: lifetime, quotas, clean-up, tool names. */

@@ -2,7 +2,7 @@ import { FrugalConfigError } from "../errors/config-error.js";
 import type { TextFormat } from "../metadata/definitions.js";
 
 /** The values of a `text` option (`@Tool`'s, the app's, a capability's). */
-export const TEXT_FORMATS = ["auto", "json"] as const satisfies readonly TextFormat[];
+export const TEXT_FORMATS = ["auto", "json", "compact"] as const satisfies readonly TextFormat[];
 
 /**
  * Small checks shared by every decorator's options, each failing at start-up with a

@@ -13,9 +13,12 @@ export type InputSchema = z.ZodObject | Record<string, z.ZodType>;
  * the full JSON. `"json"`: the text is the minified JSON of the result (of the whole
  * envelope for a page), as the MCP specification suggests for structured content. An
  * app-only tool (`visibility: ["app"]`), whose text no model reads, is `"json"` unless its
- * own decorators say otherwise.
+ * own decorators say otherwise. `"compact"`: as `"auto"`, and a flat object (each value a
+ * scalar or an array of scalars) reads as one `key=value` line per field whenever that counts
+ * fewer tokens than its JSON (`readObjectLines` reads it back); under `"auto"` an object
+ * result's text stays its JSON.
  */
-export type TextFormat = "auto" | "json";
+export type TextFormat = "auto" | "json" | "compact";
 
 /**
  * Who is asking for a list or a call, as `visibleTo` sees it: the auth info the transport
@@ -74,7 +77,8 @@ export interface ToolOptions<I extends InputSchema = InputSchema> {
   meta?: Record<string, unknown>;
   /**
    * `"json"` keeps the result's minified JSON as its text (see {@link TextFormat}); the
-   * default, `"auto"`, writes uniform items as a table when that costs fewer tokens.
+   * default, `"auto"`, writes uniform items as a table when that costs fewer tokens;
+   * `"compact"` also writes a flat object as `key=value` lines when they cost fewer.
    * Overrides the app's `text`.
    */
   text?: TextFormat;

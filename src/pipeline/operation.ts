@@ -5,7 +5,7 @@ import type {
   Tool,
 } from "@modelcontextprotocol/sdk/types.js";
 import type { z } from "zod";
-import type { CompleteCallback, ListedResource, VisibleTo } from "../metadata/definitions.js";
+import type { CompleteCallback, ListedResource, TextFormat, VisibleTo } from "../metadata/definitions.js";
 import type { BudgetSpec, SpillSpec } from "../metadata/specs.js";
 import type { UriTemplate } from "../uri/uri-template.js";
 import type { Capability } from "./capability.js";
@@ -50,9 +50,10 @@ export interface ToolDefinition extends OperationBase {
   readonly modelVisible: boolean;
   /**
    * How its text block reads: `"auto"` (uniform items as a table when that costs fewer
-   * tokens, a page's envelope fields on their own line) or `"json"` (the result's JSON).
+   * tokens, a page's envelope fields on their own line), `"json"` (the result's JSON) or
+   * `"compact"` (as `"auto"`, and a flat object as `key=value` lines when they cost fewer).
    */
-  readonly text: "auto" | "json";
+  readonly text: TextFormat;
 }
 
 /** A built, frozen resource or resource template. */

@@ -2,8 +2,11 @@ import type { TokenCounter } from "../tokenizer/token-counter.js";
 import type { JsonObject, JsonValue } from "./json-value.js";
 import { type WrittenTable, writeObjectLines, writeTable } from "./table-format.js";
 
-/** How a tool's text reads: `"auto"` (a table when it costs fewer tokens than JSON) or `"json"`. */
-export type TextMode = "auto" | "json";
+/**
+ * How a tool's text reads: `"auto"` (a table when it costs fewer tokens than JSON), `"json"`,
+ * or `"compact"` (as `"auto"`, and a flat object as `key=value` lines when they cost fewer).
+ */
+export type TextMode = "auto" | "json" | "compact";
 
 /** What choosing between a table and JSON needs: the app's counter and where counting may stop. */
 export interface TextChoice {

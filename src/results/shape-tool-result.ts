@@ -15,11 +15,11 @@ export { jsonReplacer } from "./json-value.js";
  * - `undefined` becomes an empty result;
  * - a plain object marked by `withToolText` (a byte chunk) becomes `structuredContent`
  *   plus that one text, never its JSON again;
- * - a plain object becomes `structuredContent` plus its text: under `mode: "auto"`, its
- *   `key=value` lines when it is flat and they count fewer tokens than its JSON
- *   (`objectText`), else its JSON; one marked by `withItemsText` reads as a page does
- *   (its items as a table or JSON, then its other fields on one line);
- * - an array becomes its text: under `mode: "auto"`, a table when its items are uniform
+ * - a plain object becomes `structuredContent` plus its text: its JSON, or under
+ *   `mode: "compact"` its `key=value` lines when it is flat and they count fewer tokens than
+ *   its JSON (`objectText`); one marked by `withItemsText` reads as a page does (its items
+ *   as a table or JSON, then its other fields on one line) unless the mode is `"json"`;
+ * - an array becomes its text: unless the mode is `"json"`, a table when its items are uniform
  *   objects and the table counts fewer tokens than the JSON (`itemsText`), else the JSON;
  * - anything else (numbers, …) becomes its JSON text.
  *
@@ -41,12 +41,12 @@ export async function shapeToolResult(value: unknown, rendering: TextRendering):
   if (isPlainObject(value)) {
     const structured = (json ?? null) as CallToolResult["structuredContent"];
     const text =
-      rendering.mode === "auto" && isPlainObject(structured)
+      rendering.mode !== "json" && isPlainObject(structured)
         ? await leanObjectText(structured as JsonObject, itemsFieldOf(value), rendering)
         : JSON.stringify(structured);
     return { content: [{ type: "text", text }], structuredContent: structured };
   }
-  if (Array.isArray(json) && rendering.mode === "auto") {
+  if (Array.isArray(json) && rendering.mode !== "json") {
     return { content: [{ type: "text", text: await itemsText(json, rendering) }] };
   }
   // Undefined for values JSON cannot express (a function): then their string form.
@@ -54,13 +54,14 @@ export async function shapeToolResult(value: unknown, rendering: TextRendering):
 }
 
 /**
- * An object's text under `"auto"`: with an items field (`withItemsText`), its items as a page's
- * are, then its other fields that say something on one line; else its `key=value` lines or JSON
- * (`objectText`).
+ * An object's text under `"auto"` or `"compact"`: with an items field (`withItemsText`), its
+ * items as a page's are, then its other fields that say something on one line; else, under
+ * `"compact"`, its `key=value` lines or JSON (`objectText`), and under `"auto"` its JSON.
  */
 async function leanObjectText(object: JsonObject, field: string | undefined, rendering: TextRendering) {
   const items = field === undefined ? undefined : object[field];
-  if (!Array.isArray(items)) return objectText(object, rendering);
+  if (!Array.isArray(items))
+    return rendering.mode === "compact" ? objectText(object, rendering) : JSON.stringify(object);
   const rest: JsonObject = {};
   for (const [key, value] of Object.entries(object)) {
     if (key === field || (key === "count" && value === items.length)) continue;

@@ -29,7 +29,7 @@ export function writesPageTables(registry: Registry): boolean {
   return [...registry.tools.values()].some(({ definition: d }) => {
     const pagination = specOf(d, Paginated.capability);
     const lines = pagination?.line !== undefined || pagination?.as === "links";
-    return d.modelVisible && d.text === "auto" && pagination !== undefined && !lines;
+    return d.modelVisible && d.text !== "json" && pagination !== undefined && !lines;
   });
 }
 

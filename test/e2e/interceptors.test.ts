@@ -564,7 +564,7 @@ describe("interceptors: what they see and do", () => {
       GetPromptResult,
     ];
     expect(toolResult.structuredContent).toEqual({ sum: 3 });
-    expect(toolResult.content).toEqual([{ type: "text", text: "sum=3" }]);
+    expect(toolResult.content).toEqual([{ type: "text", text: JSON.stringify({ sum: 3 }) }]);
     expect(tool).toMatchObject(toolResult);
     expect(resourceResult.contents).toEqual([
       { uri: "peek://9", mimeType: "application/json", text: JSON.stringify({ id: "9" }) },
@@ -574,7 +574,7 @@ describe("interceptors: what they see and do", () => {
 
   it("sends what an interceptor returns: a wrapped result, or a replacement without running the handler", async () => {
     const wrapped = await t.client.callTool({ name: "annotated_sum", arguments: { a: 2, b: 3 } });
-    expect(texts(wrapped)).toEqual(["sum=5", "checked by AppendNote"]);
+    expect(texts(wrapped)).toEqual([JSON.stringify({ sum: 5 }), "checked by AppendNote"]);
     expect(wrapped.structuredContent).toEqual({ sum: 5 });
 
     const replaced = await t.client.callTool({ name: "replaced", arguments: {} });

@@ -1,6 +1,6 @@
 /**
- * Lean answers beyond pages of rows: a flat object reads as `key=value` lines when they
- * count fewer tokens than its JSON; a stream chunk's text leaves out what its items (or
+ * Lean answers beyond pages of rows: under `text: "compact"`, a flat object reads as
+ * `key=value` lines when they count fewer tokens than its JSON; a stream chunk's text leaves out what its items (or
  * `nextSince`) already say; `search_resource` reads as a page (its matches as items, the
  * rest on one line); a spill answer's summary leaves out the URI its link carries and the
  * instant of expiry. `structuredContent` keeps everything; `text: "json"` keeps JSON text.
@@ -56,8 +56,13 @@ const BODY = Array.from({ length: 8000 }, (_, i) =>
 
 @McpService()
 class LeanObjectsService {
-  @Tool({ input: { id: z.number().int().min(1) } })
+  @Tool({ input: { id: z.number().int().min(1) }, text: "compact" })
   issue() {
+    return ISSUE;
+  }
+
+  @Tool()
+  issueAuto() {
     return ISSUE;
   }
 
@@ -66,12 +71,12 @@ class LeanObjectsService {
     return ISSUE;
   }
 
-  @Tool()
+  @Tool({ text: "compact" })
   tricky() {
     return TRICKY;
   }
 
-  @Tool()
+  @Tool({ text: "compact" })
   nested() {
     return { open: 3, newest: { id: 1, title: "x" } };
   }
@@ -133,6 +138,25 @@ describe("lean answers: objects, stream chunks, searches and spills", () => {
     expect(readObjectLines(text)).toEqual(ISSUE);
   });
 
+  it('keeps an object\'s JSON text under the default text: "auto"; the app\'s text: "compact" writes its lines', async () => {
+    // The MCP specification suggests structured content's JSON as text: objects keep it unless asked.
+    expect(textOf(await call("issue_auto"))).toBe(JSON.stringify(ISSUE));
+    const app = await createTestClient(LeanObjectsModule, { text: "compact" });
+    try {
+      const text = textOf(await call("issue_auto", {}, app));
+      expect(readObjectLines(text)).toEqual(ISSUE);
+      expect(text).not.toBe(JSON.stringify(ISSUE));
+    } finally {
+      await app.close();
+    }
+  });
+
+  it("refuses an unknown text format, naming the three", async () => {
+    await expect(createTestClient(LeanObjectsModule, { text: "lines" as never })).rejects.toThrow(
+      /"auto", "json", "compact"|auto.*json.*compact/,
+    );
+  });
+
   it("reads every value back: delimiters in keys and values, line breaks, quotes, look-alikes, dates", async () => {
     const result = await call("tricky");
     const text = textOf(result);
@@ -147,7 +171,7 @@ describe("lean answers: objects, stream chunks, searches and spills", () => {
     expect(textOf(await call("issue_json"))).toBe(JSON.stringify(ISSUE));
     const app = await createTestClient(LeanObjectsModule, { text: "json" });
     try {
-      expect(textOf(await call("issue", { id: 7 }, app))).toBe(JSON.stringify(ISSUE));
+      expect(textOf(await call("issue_auto", {}, app))).toBe(JSON.stringify(ISSUE));
       // The built-in tools follow the app: a search answers its JSON.
       const blocks = ((await call("crash_report", {}, app)).content ?? []) as Array<{
         type: string;

@@ -7,7 +7,6 @@ import {
   Paginated,
   Project,
   Resource,
-  readObjectLines,
   readTable,
   Tool,
 } from "frugal-mcp";
@@ -76,10 +75,10 @@ describe("@Project", () => {
       arguments: { id: "a1", fields: ["author", "title"] },
     });
     expect(chosen.structuredContent).toEqual({ title: "Intro", author: "ana" });
-    // The model reads the flat object as key=value lines (in the order of the fields of the item).
-    const text = (chosen.content as Array<{ text: string }>)[0]?.text ?? "";
-    expect(text).toBe("author=ana\ntitle=Intro");
-    expect(readObjectLines(text)).toEqual({ title: "Intro", author: "ana" });
+    expect(JSON.parse((chosen.content as Array<{ text: string }>)[0]?.text ?? "")).toEqual({
+      title: "Intro",
+      author: "ana",
+    });
   });
 
   it("refuses an unknown field name as an invalid argument, naming it", async () => {

@@ -125,11 +125,10 @@ describe("tools", () => {
     expect(result).toEqual({ content: [{ type: "text", text: "hi" }] });
   });
 
-  it("shapes a flat object as structuredContent plus key=value lines (fewer tokens than its JSON)", async () => {
+  it("shapes an object as structuredContent plus JSON text", async () => {
     const result = await t.client.callTool({ name: "add_numbers", arguments: { a: 2, b: 3 } });
     expect(result.structuredContent).toEqual({ sum: 5 });
-    // 3 tokens, where '{"sum":5}' is 5.
-    expect(result.content).toEqual([{ type: "text", text: "sum=5" }]);
+    expect(result.content).toEqual([{ type: "text", text: '{"sum":5}' }]);
   });
 
   it("shapes an array as text only (structuredContent must be an object): uniform rows as a table", async () => {

@@ -180,6 +180,8 @@ export function frugalApp(issues: IssueStore, logs: LogStore, clock: ManualClock
     name: "frugal",
     version: "1.0.0",
     cursorSecret: "context-bench-cursor-secret-0123456789",
+    // The leanest text frugal-mcp writes: tables, and flat objects as key=value lines (opt-in).
+    text: "compact",
     providers: [
       { provide: IssueStore, useValue: issues },
       { provide: LogStore, useValue: logs },

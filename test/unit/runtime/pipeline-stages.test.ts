@@ -85,7 +85,7 @@ describe("pipelineStages", () => {
     const call = (args: Record<string, unknown>) => add.execute(invocationOf(add.definition, args));
     expect(await call({ by: "two" })).toMatchObject({ isError: true });
     expect(await call({ by: 2 })).toEqual({
-      content: [{ type: "text", text: "runs=2" }],
+      content: [{ type: "text", text: '{"runs":2}' }],
       structuredContent: { runs: 2 },
     });
     // Served from the cache: the handler does not run again for the same input and owner.

@@ -44,7 +44,7 @@ function run(definition: OperationDefinition, next: () => Promise<unknown>, logg
 describe("shapeStage", () => {
   it("shapes a tool's value into a CallToolResult and a resource's into contents of the URI read", async () => {
     expect(await run(toolOf(Stats, "plain"), async () => ({ n: 1 })).result).toEqual({
-      content: [{ type: "text", text: "n=1" }],
+      content: [{ type: "text", text: '{"n":1}' }],
       structuredContent: { n: 1 },
     });
     expect(await run(resourceOf(Stats, "stats://{day}"), async () => "quiet").result).toEqual({
