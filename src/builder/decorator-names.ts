@@ -9,8 +9,6 @@ export const DECORATOR_OF_SLOT: Readonly<Record<string, string>> = {
   resource: "Resource",
   prompt: "Prompt",
   paginated: "Paginated",
-  budget: "Budget",
-  ephemeral: "Ephemeral",
   interceptors: "UseInterceptors",
 };
 

@@ -37,23 +37,3 @@ export interface StreamChunkSpec extends StreamChunkOptions {
   readonly graceMs: number;
   readonly settleMs: number;
 }
-
-/** The budget that applies to an operation: its method's, else its class's, else the app's. */
-export interface BudgetSpec {
-  readonly tokens: number;
-  /** `"error"`: always answer `OUTPUT_BUDGET_EXCEEDED` rather than shrink or spill. */
-  readonly onExceed: "auto" | "error";
-}
-
-/** `@Ephemeral`, checked and with defaults. */
-export interface SpillSpec {
-  readonly when: "overBudget" | "always";
-  readonly ttl: number | undefined;
-  readonly mimeType: string | undefined;
-  /** Name of the stored resource (default: the tool's name). */
-  readonly name: string;
-  readonly description: string | undefined;
-  readonly scope: "owner" | "global";
-  /** Most tokens of the summary with its preview (0: no preview). */
-  readonly preview: number;
-}

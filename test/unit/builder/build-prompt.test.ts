@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { Cached } from "../../../src/cache/cached.capability.js";
-import { Ephemeral } from "../../../src/decorators/ephemeral.decorator.js";
 import { McpService } from "../../../src/decorators/mcp-service.decorator.js";
 import { Paginated } from "../../../src/decorators/paginated.decorator.js";
 import { Prompt } from "../../../src/decorators/prompt.decorator.js";
+import { Ephemeral } from "../../../src/ephemeral/ephemeral.capability.js";
 import { specOf } from "../../../src/pipeline/capability.js";
 import { buildServices, promptOf } from "../../support/unit-build.js";
 

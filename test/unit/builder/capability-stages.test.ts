@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { type NamedStage, placeCapabilityStages } from "../../../src/builder/capability-stages.js";
+import {
+  type NamedStage,
+  pipelineOrder,
+  placeCapabilityStages,
+} from "../../../src/builder/capability-stages.js";
+import { Cached } from "../../../src/cache/cached.capability.js";
 import { defineCapability } from "../../../src/decorators/define-capability.js";
 import { McpService } from "../../../src/decorators/mcp-service.decorator.js";
 import { Resource } from "../../../src/decorators/resource.decorator.js";
@@ -81,7 +86,9 @@ const services: CapabilityServices = { resolve: () => undefined as never, logger
 
 async function run(definition: OperationDefinition, builtIn: NamedStage[]) {
   trace.length = 0;
-  const stages = placeCapabilityStages(definition, builtIn, services);
+  // The app registers `@Cached`, which declares the "cache" place the test capabilities name.
+  const order = pipelineOrder([Cached.capability, ...definition.capabilities.keys()]);
+  const stages = placeCapabilityStages(definition, builtIn, services, order);
   return compose(stages, async () => {
     trace.push("handler");
     return "done";

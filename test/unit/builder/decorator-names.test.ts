@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { Budget } from "../../../src/budget/budget.capability.js";
 import { decoratorsOn } from "../../../src/builder/decorator-names.js";
 import { Cached } from "../../../src/cache/cached.capability.js";
-import { Budget } from "../../../src/decorators/budget.decorator.js";
 import { defineCapability } from "../../../src/decorators/define-capability.js";
 import { Paginated } from "../../../src/decorators/paginated.decorator.js";
 import { Tool } from "../../../src/decorators/tool.decorator.js";
@@ -34,9 +34,9 @@ describe("decoratorsOn", () => {
     if (!metadata) throw new Error("no metadata recorded");
     expect(decoratorsOn(metadata)).toEqual([
       "@UseInterceptors",
-      "@Budget",
       "@Paginated",
       "@Tool",
+      "@Budget",
       "@Cached",
       "@RateLimit",
     ]);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { Budget } from "../../../src/budget/budget.capability.js";
 import { scanService } from "../../../src/builder/scan-service.js";
 import { Cached } from "../../../src/cache/cached.capability.js";
-import { Budget } from "../../../src/decorators/budget.decorator.js";
 import { McpService } from "../../../src/decorators/mcp-service.decorator.js";
 import { Paginated } from "../../../src/decorators/paginated.decorator.js";
 import { Prompt } from "../../../src/decorators/prompt.decorator.js";
@@ -57,7 +57,7 @@ describe("scanService", () => {
       memberKind: "method",
       tool: {},
       paginated: { stableKey: ["id"], options: { limit: 5 } },
-      budget: { tokens: 300, options: {} },
+      capabilities: [{ capability: Budget.capability, options: { tokens: 300, options: {} } }],
     };
     expect(member(S, "list").metadata).toEqual(expected);
     expect(member(S, "other").metadata).toEqual(expected);

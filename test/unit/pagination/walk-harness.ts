@@ -39,6 +39,7 @@ export function walkHarness(
       where: "Issues.list",
       text: options.text ?? "auto",
       inputSchema: z.object({ state: z.string().optional(), cursor: z.string().optional() }),
+      capabilities: new Map(),
     },
     ctx: { meta: {} },
     page: undefined as PageContext | undefined,
