@@ -22,6 +22,8 @@ export {
   type CapabilityDecorator,
   type CapabilityDefinition,
   defineCapability,
+  type ServiceCapabilityDecorator,
+  type ServiceOrMethodDecorator,
 } from "./decorators/define-capability.js";
 export type { HandlerDecorator, HandlerInput, TemplateVariables } from "./decorators/handler-input.js";
 export {

@@ -75,7 +75,8 @@ export interface CapabilityServices {
 /** Where a capability's stage runs, and how it is made for one operation. */
 export interface CapabilityStage<Spec> {
   /**
-   * The place in `PIPELINE_ORDER` it runs right after (inside it). After `"interceptors"`, a
+   * The place of the order it runs right after (inside it): a kernel stage's (`PIPELINE_ORDER`)
+   * or one a capability declares (`"cache"`, `"budget"`). After `"interceptors"`, a
    * stage guards kept results and `next()` resolves to the shaped protocol result; after
    * `"shape"`, it sees the handler's value on its way to shaping.
    */
