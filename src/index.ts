@@ -22,8 +22,6 @@ export {
   type CapabilityDecorator,
   type CapabilityDefinition,
   defineCapability,
-  type ServiceCapabilityDecorator,
-  type ServiceOrMethodDecorator,
 } from "./decorators/define-capability.js";
 export type { HandlerDecorator, HandlerInput, TemplateVariables } from "./decorators/handler-input.js";
 export {
