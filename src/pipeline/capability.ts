@@ -257,7 +257,8 @@ const declaredLimits = new WeakMap<object, number | undefined>();
 export function declaredTokenLimit(definition: {
   readonly capabilities: ReadonlyMap<Capability, unknown>;
 }): number | undefined {
-  if (declaredLimits.has(definition)) return declaredLimits.get(definition);
+  const known = declaredLimits.get(definition);
+  if (known !== undefined || declaredLimits.has(definition)) return known;
   let limit: number | undefined;
   for (const [capability, spec] of definition.capabilities) {
     const declared = capability.tokenLimit?.(spec);
