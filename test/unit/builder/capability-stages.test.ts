@@ -60,6 +60,18 @@ const Nowhere = defineCapability({
   options: () => ({}),
   stage: { create: () => async (_call, next) => next() },
 });
+const Typo = defineCapability({
+  name: "typo",
+  decorator: "@Typo",
+  options: () => ({}),
+  stage: { after: "budgett", create: () => async (_call, next) => next() },
+});
+const Orphan = defineCapability({
+  name: "orphan",
+  decorator: "@Orphan",
+  options: () => ({}),
+  stage: { place: "orphan", before: "nothing", create: () => async (_call, next) => next() },
+});
 const Silent = defineCapability({
   name: "silent",
   decorator: "@Silent",
@@ -127,6 +139,23 @@ describe("placeCapabilityStages", () => {
   it("refuses a stage that names no place", () => {
     expect(() => toolOf(Lost, "lost")).toThrow(
       "@Nowhere: its stage names no place; give it `after` (a PIPELINE_ORDER name)",
+    );
+  });
+
+  it("refuses a stage placed at a place nobody declares, naming it", () => {
+    @McpService()
+    class Typos {
+      @Tool() @Typo() typo() {}
+    }
+    expect(() => toolOf(Typos, "typo")).toThrow(
+      '@Typo: its stage is placed at "budgett", which neither the kernel nor a capability of the app declares',
+    );
+    @McpService()
+    class Orphans {
+      @Tool() @Orphan() orphan() {}
+    }
+    expect(() => toolOf(Orphans, "orphan")).toThrow(
+      '@Orphan: its place "orphan" goes before "nothing", which neither the kernel nor a capability of the app declares',
     );
   });
 
