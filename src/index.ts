@@ -7,6 +7,8 @@ import "reflect-metadata";
 export type { McpApp2026 } from "./app/app-2026.js";
 export type { AggregateSettings, McpAppOptions } from "./app/app-options.js";
 export { type AppStats, McpApp } from "./app/mcp-app.js";
+export { Budget } from "./budget/budget.capability.js";
+export type { BudgetOptions } from "./budget/budget-spec.js";
 export type { BudgetExceeded } from "./budget/over-budget.js";
 export type { CachedOptions, CacheSpec, InvalidationRule } from "./cache/cache-spec.js";
 export { Cached } from "./cache/cached.capability.js";
@@ -16,13 +18,11 @@ export type { CacheEntry, EntryMatcher, OnceRecords, ResultCache } from "./cache
 export { CATALOGUE, type CatalogueControl } from "./catalogue/catalogue-control.js";
 export type { CatalogueOptions } from "./catalogue/catalogue-options.js";
 export { type Clock, ManualClock, SystemClock } from "./clock/clock.js";
-export { Budget } from "./decorators/budget.decorator.js";
 export {
   type CapabilityDecorator,
   type CapabilityDefinition,
   defineCapability,
 } from "./decorators/define-capability.js";
-export { Ephemeral } from "./decorators/ephemeral.decorator.js";
 export type { HandlerDecorator, HandlerInput, TemplateVariables } from "./decorators/handler-input.js";
 export {
   type Constructor,
@@ -38,8 +38,10 @@ export { Tool } from "./decorators/tool.decorator.js";
 // tsyringe's own decorators, re-exported so users need one import for DI.
 export { inject as Inject, injectable as Injectable } from "./decorators/tsyringe.js";
 export { UseInterceptors } from "./decorators/use-interceptors.decorator.js";
+export { Ephemeral } from "./ephemeral/ephemeral.capability.js";
 export type { EphemeralSettings } from "./ephemeral/ephemeral-settings.js";
 export { ResourceLimitError, ResourceNotFoundError } from "./ephemeral/resource-errors.js";
+export type { EphemeralOptions } from "./ephemeral/spill-spec.js";
 export type { SpilledResult } from "./ephemeral/spill-summary.js";
 export { FrugalConfigError } from "./errors/config-error.js";
 export {
@@ -62,9 +64,7 @@ export { RedisEventBus, type RedisEventBusOptions } from "./events/redis-event-b
 export { type Logger, StderrLogger } from "./logging/logger.js";
 export type {
   AggregateBounds,
-  BudgetOptions,
   CompleteCallback,
-  EphemeralOptions,
   InputSchema,
   ListedResource,
   McpServiceOptions,

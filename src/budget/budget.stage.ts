@@ -1,10 +1,14 @@
+import type { InjectionToken } from "tsyringe";
 import type { Logger } from "../logging/logger.js";
 import type { AppMetrics } from "../metrics/app-metrics.js";
+import {
+  type CapabilityOperation,
+  type CapabilityStageFunction,
+  servesOversized,
+} from "../pipeline/capability.js";
 import type { Invocation, Next, Stage } from "../pipeline/invocation.js";
-import { type OperationDefinition, operationName } from "../pipeline/operation.js";
 import { isErrorResult, Oversized, ResultPage } from "../pipeline/outcomes.js";
 import { shapeResult, textRendering } from "../pipeline/shape-result.js";
-import type { StageFactory } from "../pipeline/stage-factory.js";
 import {
   DEFAULT_TOKEN_LIMIT,
   isSlicedRead,
@@ -12,6 +16,7 @@ import {
   tokenLimit,
 } from "../pipeline/token-limit.js";
 import type { TokenCounter } from "../tokenizer/token-counter.js";
+import type { BudgetSpec } from "./budget-spec.js";
 import { countResult } from "./count-result.js";
 import { fitPage } from "./fit-page.js";
 import { budgetExceeded, budgetExceededError, budgetExceededResult } from "./over-budget.js";
@@ -29,6 +34,9 @@ export interface BudgetStageDeps {
   readonly readTool?: string | undefined;
 }
 
+/** The app's budget stage dependencies, which `@Budget`'s stage resolves (`services.resolve`). */
+export const BUDGET_STAGE: InjectionToken<BudgetStageDeps> = Symbol.for("frugal-mcp.BUDGET_STAGE");
+
 /**
  * Holds what the model reads to the budget (the method's, its class's, the app's, lowered
  * by the client's `_meta["frugal/maxTokens"]`). Within budget, the value passes on. Over
@@ -36,19 +44,21 @@ export interface BudgetStageDeps {
  * when a later stage can store it (`@Ephemeral`), the value goes on as `Oversized`;
  * otherwise the call answers `OUTPUT_BUDGET_EXCEEDED`. Nothing is ever cut silently.
  */
-export function budgetStage(deps: BudgetStageDeps): StageFactory {
-  return { name: "budget", create: (definition) => budgetFor(definition, deps) };
-}
-
-function budgetFor(definition: OperationDefinition, deps: BudgetStageDeps): Stage | undefined {
-  if (definition.kind === "tool" && !definition.modelVisible) return undefined;
+export function budgetStageFor(
+  spec: BudgetSpec,
+  operation: CapabilityOperation,
+  deps: BudgetStageDeps,
+): CapabilityStageFunction {
   const { counter, metrics, logger } = deps;
-  const declared = definition.budget?.tokens;
-  const spills = definition.spill !== undefined;
-  const mustError = definition.budget?.onExceed === "error";
-  const name = operationName(definition);
+  const declared = spec.tokens;
+  const mustError = spec.onExceed === "error";
+  const { name } = operation;
+  // Whether a stage around this one stores a result over the limit (`@Ephemeral`): known
+  // from the built definition, read on the first call.
+  let spills: boolean | undefined;
 
   const held = async (invocation: Invocation, next: Next, budget: number) => {
+    const { definition } = invocation;
     const value = await next();
     if (isErrorResult(value)) return value;
 
@@ -84,8 +94,9 @@ function budgetFor(definition: OperationDefinition, deps: BudgetStageDeps): Stag
     throw budgetExceededError(exceeded);
   };
 
-  return (invocation, next) => {
+  const stage: Stage = (invocation, next) => {
     const { meta } = invocation.ctx;
+    spills ??= servesOversized(invocation.definition);
     // A read for a tool that slices what it reads to its own budget (the cache keys it apart).
     if (isSlicedRead(meta)) return next();
     // The common case (no budget, no per-call limit) must cost nothing: no allocation, no
@@ -93,6 +104,8 @@ function budgetFor(definition: OperationDefinition, deps: BudgetStageDeps): Stag
     if (declared === undefined && !spills && requestedTokenLimit(meta) === undefined) return next();
     return held(invocation, next, tokenLimit(declared, meta) ?? DEFAULT_TOKEN_LIMIT);
   };
+  // The pipeline passes its invocation, which is the capability call this stage reads.
+  return stage as unknown as CapabilityStageFunction;
 }
 
 /** A page that returns nothing but says which item was skipped and how to go on after it. */

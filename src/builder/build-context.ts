@@ -7,6 +7,7 @@ import type {
   TextFormat,
   VisibleTo,
 } from "../metadata/definitions.js";
+import type { Capability } from "../pipeline/capability.js";
 import type { ToolContext } from "../pipeline/tool-context.js";
 import { describe } from "./check-options.js";
 import { toObjectSchema } from "./input-schema.js";
@@ -20,8 +21,10 @@ export interface MemberToBuild {
   readonly instance: object;
   readonly member: ScannedMember;
   readonly classMetadata: ServiceMetadata;
-  /** The app's `budget` option, the default budget of every operation. */
-  readonly appBudget: number | undefined;
+  /** Capabilities the app registers (they may act where no decorator records them). */
+  readonly registered?: readonly Capability[] | undefined;
+  /** The app's options of some capabilities, the default of every operation (see `BuildOptions.defaults`). */
+  readonly defaults?: ReadonlyMap<Capability, unknown> | undefined;
   /** The app's `text` option, the default text format of every tool. */
   readonly appText: TextFormat | undefined;
 }
@@ -92,9 +95,19 @@ export interface OperationBasics {
 /** Resolves the capabilities recorded on a member, for the operation it builds (a resource goes by its URI). */
 export function capabilitiesOf(
   item: MemberToBuild,
-  operation: { kind: "tool" | "resource" | "prompt"; name: string; where: string; property: string },
+  operation: {
+    kind: "tool" | "resource" | "prompt";
+    name: string;
+    where: string;
+    property: string;
+    modelVisible?: boolean;
+  },
 ): ResolvedCapabilities {
-  return resolveCapabilities({ ...operation, serviceClass: item.serviceClass }, item.member.metadata);
+  return resolveCapabilities({ ...operation, serviceClass: item.serviceClass }, item.member.metadata, {
+    classRecords: item.classMetadata.capabilities,
+    registered: item.registered,
+    defaults: item.defaults,
+  });
 }
 
 /**
@@ -115,11 +128,9 @@ export function commonFields(item: MemberToBuild, basics: OperationBasics) {
       where,
       kind: basics.kind,
       name: basics.name,
-      modelVisible: basics.modelVisible ?? true,
       serviceClass: item.serviceClass,
       metadata: item.member.metadata,
       classMetadata: item.classMetadata,
-      appBudget: item.appBudget,
     }),
   };
 }

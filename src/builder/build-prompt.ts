@@ -20,14 +20,9 @@ export function buildPrompt(item: MemberToBuild): PromptDefinition {
   const property = assertPlainMethod(item, "@Prompt");
   const where = describeMember(item);
   new OptionChecker(where, "@Prompt").knownKeys(options, PROMPT_OPTIONS);
-  if (item.member.metadata.ephemeral) {
-    throw new FrugalConfigError(
-      where,
-      "@Ephemeral applies to tools only",
-      "remove @Ephemeral, or make this method a @Tool",
-    );
-  }
   const name = options.name ?? toSnakeCase(property);
+  // First: a capability that does not apply to prompts fails before anything else is checked.
+  const capabilities = capabilitiesOf(item, { kind: "prompt", name, where, property });
   const inputSchema = objectSchemaOf(item, "input", options.input);
   const shape = inputSchema?.shape ?? {};
   const complete = bindCompletions(item, options.complete);
@@ -58,7 +53,7 @@ export function buildPrompt(item: MemberToBuild): PromptDefinition {
       property,
       where,
       inputSchema,
-      capabilities: capabilitiesOf(item, { kind: "prompt", name, where, property }),
+      capabilities,
       visibleTo: options.visibleTo,
     }),
     name,

@@ -1,7 +1,7 @@
 import { FrugalConfigError } from "../errors/config-error.js";
 import type { TextFormat } from "../metadata/definitions.js";
 import { metadataStore } from "../metadata/store.js";
-import type { CapabilityServices } from "../pipeline/capability.js";
+import type { Capability, CapabilityServices } from "../pipeline/capability.js";
 import { compose } from "../pipeline/compose.js";
 import type { Invocation } from "../pipeline/invocation.js";
 import type {
@@ -10,13 +10,13 @@ import type {
   ResourceDefinition,
   ToolDefinition,
 } from "../pipeline/operation.js";
-import { PIPELINE_ORDER } from "../pipeline/order.js";
+import { PIPELINE_ORDER, type StageName } from "../pipeline/order.js";
 import type { StageFactory } from "../pipeline/stage-factory.js";
 import type { MemberToBuild } from "./build-context.js";
 import { buildPrompt } from "./build-prompt.js";
 import { buildResource } from "./build-resource.js";
 import { buildTool } from "./build-tool.js";
-import { placeCapabilityStages } from "./capability-stages.js";
+import { pipelineOrder, placeCapabilityStages } from "./capability-stages.js";
 import { listOf } from "./check-options.js";
 import type { DeclaredService } from "./declared-service.js";
 import { decoratorsOn } from "./decorator-names.js";
@@ -33,8 +33,17 @@ export interface ResolvedService {
 export interface BuildOptions {
   /** Every stage factory of the app, in any order: they are sorted into `PIPELINE_ORDER`. */
   readonly stages: readonly StageFactory[];
-  /** The app's `budget` option, the default budget of every operation. */
-  readonly appBudget: number | undefined;
+  /**
+   * The capabilities the app registers (the built-in ones): each holds its place in the order
+   * (`Capability.stage.place`) and may act on operations that do not carry its decorator
+   * (`Capability.absent`).
+   */
+  readonly capabilities?: readonly Capability[] | undefined;
+  /**
+   * The app's own options of some capabilities, as their decorator records them: what an
+   * operation gets when neither its method nor its class records any.
+   */
+  readonly defaults?: ReadonlyMap<Capability, unknown> | undefined;
   /** The app's `text` option (already checked), the default text format of every tool. */
   readonly appText?: TextFormat | undefined;
   /** What capability stages are built with: the app's container and logger. */
@@ -54,11 +63,14 @@ export function buildRegistry(
   const staticResources = new Map<string, Operation<ResourceDefinition>>();
   const templates: Operation<ResourceDefinition>[] = [];
   const prompts = new Map<string, Operation<PromptDefinition>>();
-  const ordered = [...options.stages].sort(
-    (a, b) => PIPELINE_ORDER.indexOf(a.name) - PIPELINE_ORDER.indexOf(b.name),
-  );
+  const rank = (name: StageName) => (PIPELINE_ORDER as readonly StageName[]).indexOf(name);
+  const ordered = [...options.stages].sort((a, b) => rank(a.name) - rank(b.name));
+  const orderOf = ordersOf(options.capabilities ?? []);
   const operation = <D extends OperationDefinition>(definition: D): Operation<D> =>
-    Object.freeze({ definition, execute: composePipeline(definition, ordered, options.services) });
+    Object.freeze({
+      definition,
+      execute: composePipeline(definition, ordered, options.services, orderOf(definition)),
+    });
 
   for (const service of services) {
     const { serviceClass, instance } = service;
@@ -77,7 +89,8 @@ export function buildRegistry(
         instance,
         member,
         classMetadata,
-        appBudget: options.appBudget,
+        registered: options.capabilities,
+        defaults: options.defaults,
         appText: options.appText,
       };
       const { tool, resource, prompt } = member.metadata;
@@ -131,10 +144,28 @@ function orphanDecorators(item: MemberToBuild): FrugalConfigError {
   );
 }
 
+/**
+ * The order of each operation's pipeline: the kernel's places with those of the app's
+ * capabilities and of the operation's own, worked out once per set of capabilities.
+ */
+function ordersOf(
+  registered: readonly Capability[],
+): (definition: OperationDefinition) => readonly StageName[] {
+  const known = new Map<string, readonly StageName[]>();
+  return (definition) => {
+    const all = new Set([...registered, ...definition.capabilities.keys()]);
+    const key = [...all].map((capability) => capability.name).join("\n");
+    const order = known.get(key) ?? pipelineOrder(all);
+    known.set(key, order);
+    return order;
+  };
+}
+
 function composePipeline(
   definition: OperationDefinition,
   factories: readonly StageFactory[],
   services: CapabilityServices,
+  order: readonly StageName[],
 ): (invocation: Invocation) => Promise<unknown> {
   const stages = placeCapabilityStages(
     definition,
@@ -143,6 +174,7 @@ function composePipeline(
       return stage ? [{ name: factory.name, stage }] : [];
     }),
     services,
+    order,
   );
   const { handler } = definition;
   return compose(stages, (invocation) => callHandler(handler, invocation));

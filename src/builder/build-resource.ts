@@ -22,13 +22,6 @@ export function buildResource(item: MemberToBuild): ResourceDefinition {
   const where = describeMember(item);
   const capabilities = capabilitiesOf(item, { kind: "resource", name: uri, where, property });
   new OptionChecker(where, "@Resource").knownKeys(options, RESOURCE_OPTIONS);
-  if (item.member.metadata.ephemeral) {
-    throw new FrugalConfigError(
-      where,
-      "@Ephemeral applies to tools only",
-      "remove @Ephemeral, or make this method a @Tool",
-    );
-  }
   if (!/^[A-Za-z][A-Za-z0-9+.-]*:/.test(uri)) {
     throw new FrugalConfigError(
       where,

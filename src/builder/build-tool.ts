@@ -39,7 +39,13 @@ export function buildTool(item: MemberToBuild): ToolDefinition {
       'use ["model"], ["app"] or both',
     );
   }
-  const capabilities = capabilitiesOf(item, { kind: "tool", name, where, property });
+  const capabilities = capabilitiesOf(item, {
+    kind: "tool",
+    name,
+    where,
+    property,
+    modelVisible: visibility.includes("model"),
+  });
   const ownInput = objectSchemaOf(item, "input", options.input);
   const inputSchema = capabilities.input(ownInput);
   const ownOutput = objectSchemaOf(item, "output", options.output);
@@ -47,9 +53,8 @@ export function buildTool(item: MemberToBuild): ToolDefinition {
   // wrap it (an envelope around the declared items).
   const capableOutput = ownOutput && capabilities.output(ownOutput);
   const pagedOutput = capableOutput && capabilities.envelope(capableOutput);
-  // A spilled result answers `{ spilled: { uri, size, expiresAt } }`: the declared schema must allow it.
-  const outputSchema =
-    pagedOutput && item.member.metadata.ephemeral ? z.union([pagedOutput, SPILLED_SCHEMA]) : pagedOutput;
+  // Capabilities may answer other shapes (a link to a stored result): the declared schema must allow them.
+  const outputSchema = pagedOutput && capabilities.result(pagedOutput);
   const common = commonFields(item, {
     kind: "tool",
     name,
@@ -63,9 +68,8 @@ export function buildTool(item: MemberToBuild): ToolDefinition {
   const text = resolveText(item, options.text, capabilities, visibility.includes("model"));
   const meta = { ...options.meta };
   if (visibility.includes("app")) meta.ui = { ...(meta.ui as object), visibility: [...visibility] };
-  // Hosts that cut long results read this hint; a result held to its budget never needs cutting.
-  if (common.budget && !(MAX_RESULT_SIZE_META in meta))
-    meta[MAX_RESULT_SIZE_META] = maxResultSizeChars(common.budget.tokens);
+  // Hints for hosts from the capabilities; the tool's own `meta` wins.
+  for (const [key, value] of Object.entries(capabilities.meta())) if (!(key in meta)) meta[key] = value;
   const listing: Tool = {
     name,
     ...(options.title === undefined ? {} : { title: options.title }),
@@ -87,22 +91,6 @@ export function buildTool(item: MemberToBuild): ToolDefinition {
     modelVisible: visibility.includes("model"),
     text,
   });
-}
-
-/**
- * The `_meta` key of the largest result, in characters, a host should take from a tool before
- * cutting it or writing it to disk (Claude Code reads it). frugal-mcp advertises it for every
- * tool held to a budget.
- */
-export const MAX_RESULT_SIZE_META = "anthropic/maxResultSizeChars";
-
-/** Characters per budgeted token in the hint: text averages about 4 per o200k token; twice that is room for any. */
-const CHARS_PER_TOKEN = 8;
-/** The largest hint hosts accept. */
-const MAX_RESULT_SIZE_CHARS = 500_000;
-
-function maxResultSizeChars(tokens: number): number {
-  return Math.min(MAX_RESULT_SIZE_CHARS, tokens * CHARS_PER_TOKEN);
 }
 
 /**
@@ -139,12 +127,6 @@ const TOOL_OPTIONS = Object.keys({
   text: true,
   visibleTo: true,
 } satisfies Record<keyof ToolOptions, true>);
-
-/** What a spilled call puts in `structuredContent`. */
-const SPILLED_SCHEMA = z.object({
-  spilled: z.object({ uri: z.string(), size: z.number(), expiresAt: z.string() }),
-  nextCursor: z.string().nullable().optional(),
-});
 
 /** MCP wants `type: "object"` at the root, which a union (anyOf) lacks: put it back. */
 function outputJsonSchema(schema: z.ZodType): Tool["outputSchema"] {

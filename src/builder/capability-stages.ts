@@ -1,7 +1,7 @@
-import type { CapabilityOperation, CapabilityServices } from "../pipeline/capability.js";
+import type { Capability, CapabilityOperation, CapabilityServices } from "../pipeline/capability.js";
 import type { Stage } from "../pipeline/invocation.js";
 import { type OperationDefinition, operationName } from "../pipeline/operation.js";
-import { PIPELINE_ORDER, type StageName } from "../pipeline/order.js";
+import { assembleOrder, PIPELINE_ORDER, type StageName } from "../pipeline/order.js";
 import { failedCallResult } from "../pipeline/stages/failed-call.js";
 
 /** A built-in stage of one operation, by its place in `PIPELINE_ORDER`. */
@@ -22,7 +22,9 @@ export function placeCapabilityStages(
   definition: OperationDefinition,
   builtIn: readonly NamedStage[],
   services: CapabilityServices,
+  order: readonly StageName[] = PIPELINE_ORDER,
 ): Stage[] {
+  const rankOf = (name: StageName) => order.indexOf(name);
   const placed = builtIn.map((entry) => ({ rank: rankOf(entry.name), stage: entry.stage }));
   const { where, kind, serviceClass, property } = definition;
   const operation: CapabilityOperation = {
@@ -34,28 +36,49 @@ export function placeCapabilityStages(
   };
   // `definition.capabilities` is in the order of their names (resolveCapabilities): capabilities
   // at one place run in that order, so stacking order never matters.
-  let order = 0;
+  let placedSoFar = 0;
   for (const [capability, spec] of definition.capabilities) {
     if (!capability.stage) continue;
     const created = capability.stage.create(spec, operation, services);
     if (!created) continue;
-    const { after, at } = capability.stage;
-    const place = at ?? after;
+    const { after, at, place: own } = capability.stage;
+    const holds = own ?? at;
+    const place = holds ?? after;
     if (place === undefined)
       throw new Error(
         `${capability.decorator}: its stage names no place; give it \`after\` (a PIPELINE_ORDER name)`,
       );
+    if (rankOf(place) < 0) throw unknownPlace(capability, place);
     const outsideShape = rankOf(place) < rankOf("shape");
     const stage = outsideShape ? refusingAsToolError(definition, created, services) : created;
     // At its own place, or just inside its anchor, after capabilities placed there before it.
-    const rank = at === undefined ? rankOf(place) + 0.5 : rankOf(place);
-    placed.push({ rank: rank + order++ / 1e6, stage });
+    const rank = holds === undefined ? rankOf(place) + 0.5 : rankOf(place);
+    placed.push({ rank: rank + placedSoFar++ / 1e6, stage });
   }
   return placed.sort((a, b) => a.rank - b.rank).map((entry) => entry.stage);
 }
 
-function rankOf(name: StageName): number {
-  return PIPELINE_ORDER.indexOf(name);
+/**
+ * The order of an operation's pipeline: the kernel's places with those the capabilities
+ * declare (`Capability.stage.place`), whatever order the capabilities come in.
+ */
+export function pipelineOrder(capabilities: Iterable<Capability>): readonly StageName[] {
+  const declared = [];
+  for (const capability of capabilities) {
+    const stage = capability.stage;
+    if (stage?.place !== undefined)
+      declared.push({ place: stage.place, after: stage.after, before: stage.before });
+  }
+  return assembleOrder(declared);
+}
+
+function unknownPlace(capability: Capability, place: StageName): Error {
+  const own = capability.stage?.place;
+  return new Error(
+    own === undefined
+      ? `${capability.decorator}: its stage is placed at "${place}", which neither the kernel nor a capability of the app declares`
+      : `${capability.decorator}: its place "${own}" goes ${capability.stage?.before === undefined ? "after" : "before"} "${capability.stage?.before ?? capability.stage?.after}", which neither the kernel nor a capability of the app declares`,
+  );
 }
 
 function refusingAsToolError(

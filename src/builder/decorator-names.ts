@@ -8,8 +8,6 @@ export const DECORATOR_OF_SLOT: Readonly<Record<string, string>> = {
   tool: "Tool",
   resource: "Resource",
   prompt: "Prompt",
-  budget: "Budget",
-  ephemeral: "Ephemeral",
   interceptors: "UseInterceptors",
 };
 

@@ -32,7 +32,10 @@ export const Cached = defineCapability({
   // A hit is the stored entry itself, and coalesced misses share one object.
   sharesResults: true,
   stage: {
-    at: "cache",
+    // Its own place, right inside the stages that decide the page: user stages placed
+    // `after: "cache"` run inside it, on misses only.
+    place: "cache",
+    before: "shape",
     create(spec, operation, services) {
       // The app always gives it; a registry built without the app's parts (the builder's
       // unit tests) has no cache to serve from, so its operations run uncached.

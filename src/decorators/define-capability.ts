@@ -18,6 +18,23 @@ export type CapabilityDecorator<Args extends unknown[], Options, Spec> = ((
 };
 
 /**
+ * What a capability decorator for classes as well as methods returns (`classes: true`): on a
+ * class, its options are the default of every operation of the service.
+ */
+export type ServiceOrMethodDecorator = (
+  target: object,
+  property?: string | symbol,
+  descriptor?: PropertyDescriptor,
+) => void;
+
+/** The decorator `defineCapability` makes of a capability with `classes: true`. */
+export type ServiceCapabilityDecorator<Args extends unknown[], Options, Spec> = ((
+  ...args: Args
+) => ServiceOrMethodDecorator) & {
+  readonly capability: Capability<Options, Spec>;
+};
+
+/**
  * Defines a behaviour decorator with its own pipeline stage, in one file of your app: the
  * decorator records its options (nothing else, like every frugal-mcp decorator), start-up
  * checks them (`resolve`, naming the method on failure), and its stage runs at the place it
@@ -47,15 +64,24 @@ export type CapabilityDecorator<Args extends unknown[], Options, Spec> = ((
  * ```
  */
 export function defineCapability<Args extends unknown[], Options, Spec = Options>(
+  definition: CapabilityDefinition<Args, Options, Spec> & { readonly classes: true },
+): ServiceCapabilityDecorator<Args, Options, Spec>;
+export function defineCapability<Args extends unknown[], Options, Spec = Options>(
   definition: CapabilityDefinition<Args, Options, Spec>,
-): CapabilityDecorator<Args, Options, Spec> {
+): CapabilityDecorator<Args, Options, Spec>;
+export function defineCapability<Args extends unknown[], Options, Spec = Options>(
+  definition: CapabilityDefinition<Args, Options, Spec>,
+): CapabilityDecorator<Args, Options, Spec> | ServiceCapabilityDecorator<Args, Options, Spec> {
   const { options: optionsOf, ...rest } = definition;
   const capability: Capability<Options, Spec> = Object.freeze({ ...rest });
-  const decorator = (...args: Args): MethodDecorator => {
+  const decorator = (...args: Args): ServiceOrMethodDecorator => {
     // Recorded as a frozen copy: the caller's objects are never kept or changed.
     const options = copyOptions(optionsOf(...args)) as Options;
     return (target, property, descriptor) => {
-      metadataStore.writeCapability(target, property, memberKindOf(descriptor), { capability, options });
+      // On a class (start-up refuses it there unless the capability takes classes).
+      if (property === undefined)
+        metadataStore.writeServiceCapability(target as Function, { capability, options });
+      else metadataStore.writeCapability(target, property, memberKindOf(descriptor), { capability, options });
     };
   };
   return Object.assign(decorator, { capability });

@@ -1,10 +1,12 @@
+import type { InjectionToken } from "tsyringe";
+import { OutcomeKey } from "../pipeline/call-outcome.js";
+import type { CapabilityOperation, CapabilityStageFunction } from "../pipeline/capability.js";
 import type { Stage } from "../pipeline/invocation.js";
-import type { OperationDefinition } from "../pipeline/operation.js";
 import { isErrorResult, Oversized, ResultPage } from "../pipeline/outcomes.js";
-import type { StageFactory } from "../pipeline/stage-factory.js";
-import { DEFAULT_TOKEN_LIMIT, tokenLimit } from "../pipeline/token-limit.js";
+import { callTokenLimit, DEFAULT_TOKEN_LIMIT } from "../pipeline/token-limit.js";
 import type { TokenCounter } from "../tokenizer/token-counter.js";
 import type { EphemeralResources } from "./ephemeral-resources.js";
+import type { SpillSpec } from "./spill-spec.js";
 import { spillSummary } from "./spill-summary.js";
 
 /** What the spill stage works with. */
@@ -15,20 +17,25 @@ export interface SpillStageDeps {
   readonly tools: { readonly read: string; readonly search: string };
 }
 
+/** The app's spill stage dependencies, which `@Ephemeral`'s stage resolves (`services.resolve`). */
+export const SPILL_STAGE: InjectionToken<SpillStageDeps> = Symbol.for("frugal-mcp.SPILL_STAGE");
+
+/** True when the result was stored as an ephemeral resource and a link returned (counters and traces read it). */
+export const SPILLED = new OutcomeKey<boolean>("ephemeral.spilled");
+
 /**
  * Under `@Ephemeral`: stores a result over the budget (or every result, with
  * `when: "always"`) as an ephemeral resource and answers with a link and a summary.
  * A spilled answer is never cached (its resource expires). If storing fails, the call
  * fails with the reason: a result is never silently lost.
  */
-export function spillStage(deps: SpillStageDeps): StageFactory {
-  return { name: "spill", create: (definition) => spillFor(definition, deps) };
-}
-
-function spillFor(definition: OperationDefinition, deps: SpillStageDeps): Stage | undefined {
-  const spec = definition.spill;
-  if (!spec || definition.kind !== "tool") return undefined;
-  return async (invocation, next) => {
+export function spillStageFor(
+  spec: SpillSpec,
+  operation: CapabilityOperation,
+  deps: SpillStageDeps,
+): CapabilityStageFunction | undefined {
+  if (operation.kind !== "tool") return undefined;
+  const stage: Stage = async (invocation, next) => {
     const value = await next();
     if (isErrorResult(value)) return value;
     const oversized = value instanceof Oversized ? value : undefined;
@@ -42,7 +49,7 @@ function spillFor(definition: OperationDefinition, deps: SpillStageDeps): Stage 
     const meta = await deps.resources.create(
       stored,
       {
-        tool: definition.name,
+        tool: operation.name,
         name: spec.name,
         ...(spec.description === undefined ? {} : { description: spec.description }),
         ...(spec.mimeType === undefined ? {} : { mimeType: spec.mimeType }),
@@ -52,14 +59,14 @@ function spillFor(definition: OperationDefinition, deps: SpillStageDeps): Stage 
       invocation.ctx.owner,
     );
     invocation.outcome.keepable = false;
-    invocation.outcome.spilled = true;
+    SPILLED.set(invocation.outcome, true);
     return spillSummary(
       {
         meta,
         value: stored,
         budget:
-          oversized?.budget ??
-          tokenLimit(definition.budget?.tokens, invocation.ctx.meta) ??
+          oversized?.limit ??
+          callTokenLimit(invocation.definition, invocation.ctx.meta) ??
           DEFAULT_TOKEN_LIMIT,
         preview: spec.preview,
         readTool: deps.tools.read,
@@ -69,4 +76,6 @@ function spillFor(definition: OperationDefinition, deps: SpillStageDeps): Stage 
       deps.counter,
     );
   };
+  // The pipeline passes its invocation, which is the capability call this stage reads.
+  return stage as unknown as CapabilityStageFunction;
 }

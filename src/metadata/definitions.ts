@@ -141,37 +141,6 @@ export interface PromptOptions<I extends InputSchema = InputSchema> {
   visibleTo?: VisibleTo;
 }
 
-/** Options of `@Budget`. */
-export interface BudgetOptions {
-  /**
-   * What to do with a result over the budget. By default: a `@Paginated` page shrinks, an
-   * `@Ephemeral` result spills into a resource, anything else answers
-   * `OUTPUT_BUDGET_EXCEEDED`. `"error"` always answers the error.
-   */
-  onExceed?: "auto" | "error";
-}
-
-/** Options of `@Ephemeral`. */
-export interface EphemeralOptions {
-  /** `"overBudget"` (default) stores only results over the budget; `"always"` stores every result. */
-  when?: "overBudget" | "always";
-  /** How long the resource lives, in milliseconds (default: `ephemeral.defaultTtlMs`, 24 hours). */
-  ttl?: number;
-  /** MIME type of the stored content (default `application/json`, or `text/plain` for strings). */
-  mimeType?: string;
-  /** Name of the resource (and its `resource_link`); default: the tool's name. */
-  name?: string;
-  description?: string;
-  /** `"owner"` (default): only the caller may list and read it; `"global"`: everyone. */
-  scope?: "owner" | "global";
-  /**
-   * The preview (the first items or lines) in the summary of a stored result: `true` (default)
-   * holds the summary and its preview to 200 tokens, a number to that many tokens, `false`
-   * leaves the preview out.
-   */
-  preview?: boolean | number;
-}
-
 /** Options of `@McpService`. */
 export interface McpServiceOptions {
   /** Prefix added to every tool name of this service (`"github_"`). */
@@ -233,8 +202,6 @@ export interface MethodMetadata {
   tool?: ToolOptions;
   resource?: { uri: string; options: ResourceOptions };
   prompt?: PromptOptions;
-  budget?: { tokens: number; options: BudgetOptions };
-  ephemeral?: EphemeralOptions;
   /** `@UseInterceptors` on the method: interceptor classes, in the order given. */
   interceptors?: readonly unknown[];
   /**
@@ -254,8 +221,11 @@ export interface RecordedCapability {
 /** Class-level metadata recorded by `@McpService` and class decorators. */
 export interface ServiceMetadata {
   service?: McpServiceOptions;
-  /** Class-level `@Budget`: the default of every method of the service. */
-  budget?: { tokens: number; options: BudgetOptions };
   /** `@UseInterceptors` on the class: run around every operation of the service. */
   interceptors?: readonly unknown[];
+  /**
+   * Capabilities recorded on the class (`Capability.classes`), the default of each of its
+   * operations whose method records none; a subclass's record of one replaces its parent's.
+   */
+  capabilities?: ReadonlyArray<RecordedCapability>;
 }

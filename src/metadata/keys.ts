@@ -7,7 +7,7 @@ export const METADATA = {
   method: "frugal:method",
   /** Per-prototype set of the member names decorated on it (fields included). */
   members: "frugal:members",
-  /** Per-class record of class decorators (`@McpService`, class-level `@Budget`, …). */
+  /** Per-class record of class decorators (`@McpService`, class-level capabilities such as `@Budget`, …). */
   service: "frugal:service",
   /** `@McpModule` options on a module class. */
   module: "frugal:module",

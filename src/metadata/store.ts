@@ -43,6 +43,13 @@ export const metadataStore = {
     });
   },
 
+  /** Records a capability decorator on a service class (`Capability.classes`), replacing its earlier record there. */
+  writeServiceCapability(target: Function, recorded: RecordedCapability): void {
+    const own = metadataStore.ownService(target)?.capabilities ?? [];
+    const others = own.filter((entry) => entry.capability.name !== recorded.capability.name);
+    metadataStore.writeService(target, { capabilities: Object.freeze([...others, Object.freeze(recorded)]) });
+  },
+
   /** Names decorated on exactly this prototype (methods, accessors and fields). */
   ownMembers(prototype: object): ReadonlySet<string | symbol> {
     return Reflect.getOwnMetadata(METADATA.members, prototype) ?? new Set();
@@ -74,7 +81,13 @@ export const metadataStore = {
       if (own) chain.push(own);
     }
     if (chain.length === 0) return undefined;
-    return Object.freeze(Object.assign({}, ...chain.reverse()) as ServiceMetadata);
+    const merged: ServiceMetadata = Object.assign({}, ...chain.reverse());
+    // Capabilities by name: a subclass's own record of one hides only its parent's record of that one.
+    const byName = new Map<string, RecordedCapability>();
+    for (const own of chain)
+      for (const recorded of own.capabilities ?? []) byName.set(recorded.capability.name, recorded);
+    if (byName.size > 0) merged.capabilities = Object.freeze([...byName.values()]);
+    return Object.freeze(merged);
   },
 
   ownService(target: Function): ServiceMetadata | undefined {

@@ -8,8 +8,6 @@ export interface CallOutcome {
    * expires, or a live source was cut short and another read may find more.
    */
   keepable: boolean;
-  /** True when the result was stored as an ephemeral resource and a link returned. */
-  spilled: boolean;
   /** Tokens the model reads, when a budget counted them. */
   tokens: number | undefined;
   /** Items of the page returned, under `@Paginated` (set when the page is shaped, after the budget). */

@@ -25,6 +25,8 @@ export interface CapabilityTarget extends CapabilityOperation {
   fail(problem: string, fix: string): never;
   /** Whether the method also carries `decorator` (`"@Paginated"`), to refuse a combination that cannot work. */
   carries(decorator: string): boolean;
+  /** False for an app-only tool (`visibility: ["app"]`), whose results no model reads (absent: true). */
+  readonly modelVisible?: boolean | undefined;
 }
 
 /** What a capability's stage sees of one call. */
@@ -73,17 +75,31 @@ export interface CapabilityServices {
 /** Where a capability's stage runs, and how it is made for one operation. */
 export interface CapabilityStage<Spec> {
   /**
-   * The place in `PIPELINE_ORDER` it runs right after (inside it). After `"interceptors"`, a
+   * The place of the order it runs right after (inside it): a kernel stage's (`PIPELINE_ORDER`)
+   * or one a capability declares (`"cache"`, `"budget"`). After `"interceptors"`, a
    * stage guards kept results and `next()` resolves to the shaped protocol result; after
    * `"shape"`, it sees the handler's value on its way to shaping.
    */
   readonly after?: StageName | undefined;
   /**
-   * Instead of `after`: the place in `PIPELINE_ORDER` it takes itself, for a capability that
-   * owns a named place (the built-in `@Cached` holds `"cache"`), so stages placed `after` it
-   * run inside it.
+   * Instead of `after`: a place of the order it takes itself (one a kernel stage or another
+   * capability's `place` names), so stages placed `after` it run inside it.
    */
   readonly at?: StageName | undefined;
+  /**
+   * A place of its own in the order, which this stage holds: set right `after` (or right
+   * `before`) the place it names, so the order is assembled from the capabilities an app
+   * registers (`pipelineOrder`). Other stages are placed `after` it by this name. Places
+   * declared at one spot go in the order of their names.
+   *
+   * @example
+   * ```ts
+   * stage: { place: "audit", after: "interceptors", create: … } // others: { after: "audit" }
+   * ```
+   */
+  readonly place?: string | undefined;
+  /** With `place`: the place it goes right before, instead of `after` one. */
+  readonly before?: StageName | undefined;
   /** Makes the stage of one operation at start-up, or `undefined` when it does nothing there. */
   create(
     spec: Spec,
@@ -122,8 +138,29 @@ export interface Capability<Options = unknown, Spec = Options> {
   readonly decorator: string;
   /** The operations it may decorate (default: tools, resources and prompts). */
   readonly on?: readonly OperationKind[] | undefined;
-  /** Checks the recorded options and fills defaults; the options themselves when absent. */
-  resolve?(options: Options, target: CapabilityTarget): Spec;
+  /**
+   * Checks the recorded options and fills defaults; the options themselves when absent.
+   * `undefined`: the capability does nothing on this operation (no spec, no stage).
+   */
+  resolve?(options: Options, target: CapabilityTarget): Spec | undefined;
+  /**
+   * True when its decorator also decorates a service class: the options recorded on the class
+   * (checked for every operation, naming the class) apply to each of its operations whose
+   * method records none.
+   */
+  readonly classes?: boolean | undefined;
+  /**
+   * The spec of an operation that records no options of this capability (on its method, its
+   * class or in the app's defaults), for a capability the app registers
+   * (`BuildOptions.capabilities`); without it, or when it answers `undefined`, the capability
+   * is off there.
+   *
+   * @example
+   * ```ts
+   * absent: (target) => (target.modelVisible ? { tokens: undefined } : undefined),
+   * ```
+   */
+  absent?(target: CapabilityTarget): Spec | undefined;
   /**
    * A tool's input with what this capability adds (a `fields` selection, a `cursor`): the
    * arguments the client may send, advertised in `tools/list` and validated before any stage.
@@ -132,6 +169,38 @@ export interface Capability<Options = unknown, Spec = Options> {
   input?(spec: Spec, input: z.ZodObject | undefined, target: CapabilityTarget): z.ZodObject;
   /** A tool's declared output schema as this capability changes it (every field optional under a selection). */
   output?(spec: Spec, output: z.ZodObject, target: CapabilityTarget): z.ZodObject;
+  /**
+   * A tool's whole result schema as this capability widens it (another shape it may answer),
+   * applied after every capability's `output` and the operation's own envelope.
+   *
+   * @example
+   * ```ts
+   * result: (spec, schema) => z.union([schema, z.object({ queued: z.string() })]),
+   * ```
+   */
+  result?(spec: Spec, schema: z.ZodType, target: CapabilityTarget): z.ZodType;
+  /**
+   * Entries this capability adds to a tool's `_meta` in `tools/list` (a hint to hosts); a key
+   * the tool's own `meta` option sets wins.
+   *
+   * @example
+   * ```ts
+   * meta: (spec) => ({ "example/rateLimit": spec.limit }),
+   * ```
+   */
+  meta?(spec: Spec, target: CapabilityTarget): Readonly<Record<string, unknown>> | undefined;
+  /**
+   * The most tokens a model reads of one result, when this capability declares such a limit:
+   * the kernel's `callTokenLimit` (lowered per call by `_meta["frugal/maxTokens"]`) reads it,
+   * so other stages hold what they answer to it without knowing who declared it.
+   */
+  tokenLimit?(spec: Spec): number | undefined;
+  /**
+   * True when its stage takes an `Oversized` value (a result over the call's token limit) from
+   * the stages inside it and still serves it (stores it, answers a link): those stages then
+   * pass such a result on (see `servesOversized`) instead of refusing it.
+   */
+  readonly servesOversized?: boolean | undefined;
   readonly stage?: CapabilityStage<Spec> | undefined;
   /**
    * True when its stage may answer several calls with one object (a kept result): the
@@ -183,4 +252,36 @@ export function specOf<Spec>(
   capability: Capability<never, Spec>,
 ): Spec | undefined {
   return definition.capabilities.get(capability as Capability) as Spec | undefined;
+}
+
+/**
+ * True when a capability of the operation serves a result over its token limit (see
+ * `Capability.servesOversized`): a stage holding results to the limit passes one on as
+ * `Oversized` rather than refusing it.
+ */
+export function servesOversized(definition: {
+  readonly capabilities: ReadonlyMap<Capability, unknown>;
+}): boolean {
+  for (const capability of definition.capabilities.keys()) if (capability.servesOversized) return true;
+  return false;
+}
+
+const declaredLimits = new WeakMap<object, number | undefined>();
+
+/**
+ * The most tokens a model reads of one result of the operation, as its capabilities declare
+ * it (`Capability.tokenLimit`, the lowest wins); `undefined` when none does.
+ */
+export function declaredTokenLimit(definition: {
+  readonly capabilities: ReadonlyMap<Capability, unknown>;
+}): number | undefined {
+  const known = declaredLimits.get(definition);
+  if (known !== undefined || declaredLimits.has(definition)) return known;
+  let limit: number | undefined;
+  for (const [capability, spec] of definition.capabilities) {
+    const declared = capability.tokenLimit?.(spec);
+    if (declared !== undefined) limit = limit === undefined ? declared : Math.min(limit, declared);
+  }
+  declaredLimits.set(definition, limit);
+  return limit;
 }

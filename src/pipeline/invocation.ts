@@ -90,7 +90,6 @@ export function newInvocation(
     identity: [],
     outcome: {
       keepable: true,
-      spilled: false,
       tokens: undefined,
       pageCount: undefined,
       freshForMs: undefined,

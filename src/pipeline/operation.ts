@@ -6,7 +6,6 @@ import type {
 } from "@modelcontextprotocol/sdk/types.js";
 import type { z } from "zod";
 import type { CompleteCallback, ListedResource, TextFormat, VisibleTo } from "../metadata/definitions.js";
-import type { BudgetSpec, SpillSpec } from "../metadata/specs.js";
 import type { UriTemplate } from "../uri/uri-template.js";
 import type { Capability } from "./capability.js";
 import type { InterceptorRef } from "./interceptor.js";
@@ -26,10 +25,6 @@ interface OperationBase {
   readonly inputSchema: z.ZodObject | undefined;
   /** Calls the user's method on its service instance. */
   readonly handler: (input: unknown, ctx: ToolContext) => unknown;
-  /** The budget of what the model reads (method, class or app); absent when none applies. */
-  readonly budget: BudgetSpec | undefined;
-  /** Present under `@Ephemeral` (tools only). */
-  readonly spill: SpillSpec | undefined;
   /** The resolved spec of each capability the operation carries (read them with `specOf`). */
   readonly capabilities: ReadonlyMap<Capability, unknown>;
   /** User interceptors of the class, then the method (`@UseInterceptors`), app-wide ones excluded. */
@@ -42,7 +37,7 @@ interface OperationBase {
 export interface ToolDefinition extends OperationBase {
   readonly kind: "tool";
   readonly name: string;
-  /** The result schema (an object, or a union with the spilled shape under `@Ephemeral`). */
+  /** The result schema (an object, or a union with the other shapes its capabilities answer, `Capability.result`). */
   readonly outputSchema: z.ZodType | undefined;
   /** Exactly what `tools/list` advertises. */
   readonly listing: Tool;

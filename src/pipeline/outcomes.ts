@@ -48,9 +48,9 @@ export abstract class ResultPage<T = unknown> {
 }
 
 /**
- * A result over its token budget that a later stage may still serve another way (spilling
- * stores it as a resource). A stage that cannot serve it must not let it reach the shape
- * stage, which refuses it.
+ * A result over its token limit that a later stage may still serve another way (a capability
+ * with `servesOversized` stores it as a resource). A stage that cannot serve it must not let
+ * it reach the shape stage, which refuses it.
  */
 export class Oversized {
   constructor(
@@ -58,7 +58,8 @@ export class Oversized {
     readonly value: unknown,
     /** The size of the whole value in tokens (estimated when counting stopped early). */
     readonly tokens: number,
-    readonly budget: number,
+    /** The call's token limit it is over. */
+    readonly limit: number,
   ) {}
 }
 

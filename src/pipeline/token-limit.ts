@@ -1,3 +1,4 @@
+import { declaredTokenLimit } from "./capability.js";
 import type { OperationDefinition } from "./operation.js";
 
 /** The `_meta` key through which a client lowers the budget of one call. */
@@ -43,10 +44,10 @@ export function tokenLimit(
   return declared === undefined ? asked : Math.min(declared, asked);
 }
 
-/** The token limit of one call of `definition` (its resolved budget, lowered by the client). */
+/** The token limit of one call of `definition` (the limit its capabilities declare, lowered by the client). */
 export function callTokenLimit(
   definition: OperationDefinition,
   meta: Readonly<Record<string, unknown>>,
 ): number | undefined {
-  return tokenLimit(definition.budget?.tokens, meta);
+  return tokenLimit(declaredTokenLimit(definition), meta);
 }

@@ -3,6 +3,8 @@ import { DEFAULT_MAX_GROUPS } from "../aggregate/query-groups.js";
 import { DEFAULT_INPUT_LIMITS, type McpAppOptions } from "../app/app-options.js";
 import { acquireAll, awaitReady } from "../app/lifecycle.js";
 import { McpApp } from "../app/mcp-app.js";
+import { Budget } from "../budget/budget.capability.js";
+import { BUDGET_STAGE, type BudgetStageDeps } from "../budget/budget.stage.js";
 import { buildRegistry, type ResolvedService } from "../builder/build-registry.js";
 import { OptionChecker, TEXT_FORMATS } from "../builder/check-options.js";
 import type { DeclaredService } from "../builder/declared-service.js";
@@ -26,6 +28,7 @@ import { SCAN_DEFAULTS } from "../ephemeral/query-scan.js";
 import { resourceHandle } from "../ephemeral/resource-handle.js";
 import { EphemeralResourceTools } from "../ephemeral/resource-tools.js";
 import { resourceToolsService } from "../ephemeral/resource-tools.service.js";
+import { SPILL_STAGE, type SpillStageDeps } from "../ephemeral/spill.stage.js";
 import { FrugalConfigError } from "../errors/config-error.js";
 import { reportUndelivered } from "../events/undelivered.js";
 import type { Logger } from "../logging/logger.js";
@@ -34,6 +37,7 @@ import { metadataStore } from "../metadata/store.js";
 import { AppMetrics } from "../metrics/app-metrics.js";
 import { CursorCodec } from "../pagination/cursor-codec.js";
 import { createKeyring } from "../pagination/cursor-keys.js";
+import type { Capability } from "../pipeline/capability.js";
 import type { Interceptor, InterceptorRef } from "../pipeline/interceptor.js";
 import type { AppRuntime } from "../protocol/app-runtime.js";
 import { callerOfContext } from "../protocol/calls/caller.js";
@@ -43,7 +47,7 @@ import type { TokenCounter } from "../tokenizer/token-counter.js";
 import { CACHE, CLOCK, EVENT_BUS, LOGGER, SESSION_STORE, STORAGE, TOKEN_COUNTER } from "../tokens.js";
 import { startEventSources } from "./event-sources.js";
 import { frameworkProviders } from "./framework-providers.js";
-import { pipelineStages } from "./pipeline-stages.js";
+import { BUILT_IN_CAPABILITIES, pipelineStages } from "./pipeline-stages.js";
 import { queryCursors } from "./query-cursors.js";
 import {
   budgetsResources,
@@ -134,6 +138,16 @@ export const McpFactory = {
     const appParts = new Map<unknown, unknown>([
       [EVENT_BUS, events],
       [CACHE_STAGE, { cache, clock, flights, metrics, logger, trust } satisfies CacheStageDeps],
+      [SPILL_STAGE, { resources: ephemeral, counter, tools: resourceTools } satisfies SpillStageDeps],
+      [
+        BUDGET_STAGE,
+        {
+          counter,
+          metrics,
+          logger,
+          readTool: withResourceTools ? resourceTools.read : undefined,
+        } satisfies BudgetStageDeps,
+      ],
     ]);
     const interceptorOf = interceptorFactory(appContainer);
     const appInterceptors = appInterceptorTypes.map(interceptorOf);
@@ -147,9 +161,6 @@ export const McpFactory = {
       bus: events,
       cursors,
       counter,
-      resources: ephemeral,
-      resourceTools,
-      readTool: withResourceTools ? resourceTools.read : undefined,
       aggregate: options.aggregate,
     });
 
@@ -190,7 +201,12 @@ export const McpFactory = {
       );
     const registry = buildRegistry(services, {
       stages,
-      appBudget,
+      capabilities: BUILT_IN_CAPABILITIES,
+      // The app's `budget` option is every operation's `@Budget` unless its method or class has one.
+      defaults:
+        appBudget === undefined
+          ? undefined
+          : new Map([[Budget.capability as Capability, { tokens: appBudget, options: {} }]]),
       appText,
       // Capabilities emit through the app's bus, which reports what it fails to deliver.
       services: {

@@ -1,8 +1,7 @@
-import { budgetStage } from "../budget/budget.stage.js";
+import { Budget } from "../budget/budget.capability.js";
+import { Cached } from "../cache/cached.capability.js";
 import type { Clock } from "../clock/clock.js";
-import type { EphemeralResources } from "../ephemeral/ephemeral-resources.js";
-import type { ResourceToolNames } from "../ephemeral/resource-tools.service.js";
-import { spillStage } from "../ephemeral/spill.stage.js";
+import { Ephemeral } from "../ephemeral/ephemeral.capability.js";
 import type { EventBus } from "../events/event-bus.js";
 import type { Logger } from "../logging/logger.js";
 import type { AggregateBounds } from "../metadata/definitions.js";
@@ -11,6 +10,7 @@ import type { CursorCodec } from "../pagination/cursor-codec.js";
 import { decodeCursorStage } from "../pagination/decode-cursor.stage.js";
 import { paginateStage } from "../pagination/paginate.stage.js";
 import { TailPolls } from "../pagination/tail-polls.js";
+import type { Capability } from "../pipeline/capability.js";
 import type { Interceptor, InterceptorRef } from "../pipeline/interceptor.js";
 import type { StageFactory } from "../pipeline/stage-factory.js";
 import { interceptorsStage } from "../pipeline/stages/interceptors.stage.js";
@@ -30,10 +30,6 @@ export interface StageDeps {
   readonly bus: EventBus;
   readonly cursors: CursorCodec;
   readonly counter: TokenCounter;
-  readonly resources: EphemeralResources;
-  readonly resourceTools: ResourceToolNames;
-  /** The name of the slice-reading tool when the app registers it (budget refusals point to it). */
-  readonly readTool: string | undefined;
   /** The app's aggregate bounds (`aggregate` option), for the `aggregate` input of paged tools. */
   readonly aggregate: AggregateBounds | undefined;
 }
@@ -51,8 +47,18 @@ export function pipelineStages(deps: StageDeps): StageFactory[] {
     interceptorsStage(deps.appInterceptors, deps.interceptorOf, deps.logger),
     decodeCursorStage(deps.cursors, deps.clock, tails),
     shapeStage(deps),
-    spillStage({ resources: deps.resources, counter: deps.counter, tools: deps.resourceTools }),
-    budgetStage(deps),
     paginateStage(deps.cursors, deps.clock, tails, deps.aggregate, deps.counter),
   ];
 }
+
+/**
+ * The built-in capabilities every app registers: each declares its own place in the order
+ * (`@Cached` "cache", `@Ephemeral` "spill", `@Budget` "budget") and may act where no
+ * decorator records it (the budget honours a client's per-call limit on every call). Their
+ * stages take what they need from the app (`CACHE_STAGE`, `SPILL_STAGE`, `BUDGET_STAGE`).
+ */
+export const BUILT_IN_CAPABILITIES: readonly Capability[] = Object.freeze([
+  Budget.capability as Capability,
+  Cached.capability as Capability,
+  Ephemeral.capability as Capability,
+]);

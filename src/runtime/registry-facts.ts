@@ -1,5 +1,8 @@
+import { Budget } from "../budget/budget.capability.js";
 import type { Registry } from "../builder/registry.js";
 import { scanService } from "../builder/scan-service.js";
+import { Ephemeral } from "../ephemeral/ephemeral.capability.js";
+import type { RecordedCapability } from "../metadata/definitions.js";
 import { metadataStore } from "../metadata/store.js";
 import { Paginated } from "../pagination/paginated.capability.js";
 import { specOf } from "../pipeline/capability.js";
@@ -17,7 +20,10 @@ export function allDefinitions(registry: Registry): OperationDefinition[] {
 
 /** Whether anything counts tokens (so the tokenizer is worth loading at start-up). */
 export function usesBudgets(registry: Registry): boolean {
-  return allDefinitions(registry).some((d) => d.budget !== undefined || d.spill !== undefined);
+  return allDefinitions(registry).some(
+    (d) =>
+      specOf(d, Budget.capability)?.tokens !== undefined || specOf(d, Ephemeral.capability) !== undefined,
+  );
 }
 
 /**
@@ -45,15 +51,25 @@ export function usesPagination(registry: Registry): boolean {
  */
 export function budgetsResources(services: readonly Function[], appBudget: number | undefined): boolean {
   return services.some((service) => {
-    const budgeted = appBudget !== undefined || metadataStore.service(service)?.budget !== undefined;
+    const budgeted = appBudget !== undefined || records(metadataStore.service(service)?.capabilities, Budget);
     return scanService(service).some(
       (member) =>
-        member.metadata.resource !== undefined && (budgeted || member.metadata.budget !== undefined),
+        member.metadata.resource !== undefined && (budgeted || records(member.metadata.capabilities, Budget)),
     );
   });
 }
 
 /** Whether some service method is `@Ephemeral`, read from metadata before anything is built. */
 export function declaresEphemeral(services: readonly Function[]): boolean {
-  return services.some((service) => scanService(service).some((member) => member.metadata.ephemeral));
+  return services.some((service) =>
+    scanService(service).some((member) => records(member.metadata.capabilities, Ephemeral)),
+  );
+}
+
+/** Whether `recorded` holds the capability of `decorator`. */
+function records(
+  recorded: readonly RecordedCapability[] | undefined,
+  decorator: { readonly capability: object },
+): boolean {
+  return recorded?.some((entry) => entry.capability === decorator.capability) ?? false;
 }

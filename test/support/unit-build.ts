@@ -1,7 +1,9 @@
+import { Budget } from "../../src/budget/budget.capability.js";
 import { type BuildOptions, buildRegistry } from "../../src/builder/build-registry.js";
 import type { Registry } from "../../src/builder/registry.js";
 import type { Logger } from "../../src/logging/logger.js";
 import { PAGE } from "../../src/pagination/page-context.js";
+import type { Capability } from "../../src/pipeline/capability.js";
 import { type Invocation, newInvocation } from "../../src/pipeline/invocation.js";
 import type {
   OperationDefinition,
@@ -10,6 +12,10 @@ import type {
   ToolDefinition,
 } from "../../src/pipeline/operation.js";
 import type { ToolContext } from "../../src/pipeline/tool-context.js";
+import { BUILT_IN_CAPABILITIES } from "../../src/runtime/pipeline-stages.js";
+
+/** What the helpers build with: the builder's options, and the app's `budget` option (`appBudget`). */
+export type UnitBuildOptions = Partial<BuildOptions> & { appBudget?: number | undefined };
 
 /** A logger that keeps what it was told, by level, for assertions. */
 export function recordingLogger(): Logger & {
@@ -27,17 +33,18 @@ export function recordingLogger(): Logger & {
  * without any stage unless `options.stages` gives some: the definitions unit tests drive
  * stages with are the ones an app would build.
  */
-export function buildServices(
-  classes: Array<new () => object>,
-  options: Partial<BuildOptions> = {},
-): Registry {
+export function buildServices(classes: Array<new () => object>, options: UnitBuildOptions = {}): Registry {
+  const { appBudget, ...rest } = options;
   return buildRegistry(
     classes.map((serviceClass) => ({ serviceClass, instance: new serviceClass() })),
     {
       stages: [],
-      appBudget: undefined,
+      capabilities: BUILT_IN_CAPABILITIES,
+      ...(appBudget === undefined
+        ? {}
+        : { defaults: new Map([[Budget.capability as Capability, { tokens: appBudget, options: {} }]]) }),
       services: { resolve: () => undefined as never, logger: recordingLogger() },
-      ...options,
+      ...rest,
     },
   );
 }
@@ -46,7 +53,7 @@ export function buildServices(
 export function toolOf(
   serviceClass: new () => object,
   name: string,
-  options?: Partial<BuildOptions>,
+  options?: UnitBuildOptions,
 ): ToolDefinition {
   const found = buildServices([serviceClass], options).tools.get(name);
   if (!found) throw new Error(`no tool "${name}" built`);

@@ -67,7 +67,7 @@ function toolShaper(definition: ToolDefinition, { logger, counter }: ShapeStageD
  */
 function servable(invocation: Invocation, value: unknown): unknown {
   if (value instanceof Oversized)
-    throw new Error("a result over its budget reached the shape stage unserved");
+    throw new Error("a result over its token limit reached the shape stage unserved");
   if (value instanceof ResultPage) invocation.outcome.pageCount = value.count;
   return value;
 }

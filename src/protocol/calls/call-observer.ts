@@ -10,6 +10,7 @@ import {
 } from "@opentelemetry/api";
 import type { Registry } from "../../builder/registry.js";
 import { CACHE_HIT, CACHE_MISS } from "../../cache/cache.stage.js";
+import { SPILLED } from "../../ephemeral/spill.stage.js";
 import type { AppMetrics } from "../../metrics/app-metrics.js";
 import { resultBytes } from "../../metrics/result-bytes.js";
 import { INTERNAL_ERROR, jsonRpcErrorCode } from "../../observability/error-type.js";
@@ -180,7 +181,7 @@ export class CallObserver {
     }
     if (!span.isRecording()) return;
     if (probe.cached) span.setAttribute(FRUGAL_ATTRIBUTES.cacheHit, hit);
-    if (probe.spills) span.setAttribute(FRUGAL_ATTRIBUTES.spilled, outcome?.spilled === true);
+    if (probe.spills) span.setAttribute(FRUGAL_ATTRIBUTES.spilled, SPILLED.get(outcome) === true);
     if (outcome?.pageCount !== undefined) span.setAttribute(FRUGAL_ATTRIBUTES.pageCount, outcome.pageCount);
     if (tokens !== undefined) span.setAttribute(FRUGAL_ATTRIBUTES.tokens, tokens);
     if (failed) {

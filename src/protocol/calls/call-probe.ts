@@ -1,6 +1,7 @@
 import { type Attributes, SpanKind, type SpanOptions } from "@opentelemetry/api";
 import type { Registry } from "../../builder/registry.js";
 import { Cached } from "../../cache/cached.capability.js";
+import { Ephemeral } from "../../ephemeral/ephemeral.capability.js";
 import { EPHEMERAL_SCHEME } from "../../ephemeral/ephemeral-uri.js";
 import type { AppMetrics } from "../../metrics/app-metrics.js";
 import type { OperationCounters } from "../../metrics/operation-stats.js";
@@ -107,7 +108,7 @@ function makeProbe(
     spanOptions: Object.freeze({ kind: SpanKind.SERVER, attributes: base }),
     metricAttributes: base,
     cached: definition !== undefined && specOf(definition, Cached.capability) !== undefined,
-    spills: definition?.spill !== undefined,
+    spills: definition !== undefined && specOf(definition, Ephemeral.capability) !== undefined,
     errorAttributes(errorType, withStatusCode) {
       const name = withStatusCode ? `${errorType}+status` : errorType;
       let found = failures.get(name);

@@ -1,5 +1,6 @@
 import type { Registry } from "../../builder/registry.js";
 import { Cached } from "../../cache/cached.capability.js";
+import { Ephemeral } from "../../ephemeral/ephemeral.capability.js";
 import { specOf } from "../../pipeline/capability.js";
 
 /** Why a stateless request cannot subscribe, and what to do instead. */
@@ -31,6 +32,8 @@ export function ownerScopedFeatures(registry: Registry): string[] {
     ...(specOf(definition, Cached.capability)?.scope === "owner"
       ? [`${definition.where} (@Cached, scope "owner")`]
       : []),
-    ...(definition.spill?.scope === "owner" ? [`${definition.where} (@Ephemeral, scope "owner")`] : []),
+    ...(specOf(definition, Ephemeral.capability)?.scope === "owner"
+      ? [`${definition.where} (@Ephemeral, scope "owner")`]
+      : []),
   ]);
 }

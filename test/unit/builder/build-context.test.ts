@@ -43,7 +43,6 @@ function memberToBuild(property: string | symbol, instance: object = new Article
     instance,
     member,
     classMetadata: {},
-    appBudget: undefined,
     appText: undefined,
   };
 }

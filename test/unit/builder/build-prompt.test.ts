@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { Cached } from "../../../src/cache/cached.capability.js";
-import { Ephemeral } from "../../../src/decorators/ephemeral.decorator.js";
 import { McpService } from "../../../src/decorators/mcp-service.decorator.js";
 import { Prompt } from "../../../src/decorators/prompt.decorator.js";
+import { Ephemeral } from "../../../src/ephemeral/ephemeral.capability.js";
 import { Paginated } from "../../../src/pagination/paginated.capability.js";
 import { specOf } from "../../../src/pipeline/capability.js";
 import { buildServices, promptOf } from "../../support/unit-build.js";
@@ -39,7 +39,7 @@ describe("buildPrompt", () => {
     });
     expect(prompt.handler({ code: "x()" }, {} as never)).toBe("Please review:\nx()");
     expect(await prompt.complete.focus?.("sec", { arguments: {} })).toEqual(["Please review: sec"]);
-    expect(prompt.capabilities.size).toBe(0);
+    expect([...prompt.capabilities.keys()].map((c) => c.name)).not.toContain("pagination");
   });
 
   it("carries behaviour decorators that apply to prompts, such as @Cached", () => {

@@ -128,7 +128,6 @@ describe("buildRegistry", () => {
     const instance = new Articles();
     const registry = buildRegistry([{ serviceClass: Articles, instance }], {
       stages: [],
-      appBudget: undefined,
       services: { resolve: () => undefined as never, logger: recordingLogger() },
     });
     expect(registry.tools.get("list_articles")?.definition.handler({}, {} as never)).toEqual(["a"]);

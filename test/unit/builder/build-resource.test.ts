@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { defineCapability } from "../../../src/decorators/define-capability.js";
-import { Ephemeral } from "../../../src/decorators/ephemeral.decorator.js";
 import { McpService } from "../../../src/decorators/mcp-service.decorator.js";
 import { Resource } from "../../../src/decorators/resource.decorator.js";
+import { Ephemeral } from "../../../src/ephemeral/ephemeral.capability.js";
 import { Paginated } from "../../../src/pagination/paginated.capability.js";
 import { buildServices, resourceOf } from "../../support/unit-build.js";
 

@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { type NamedStage, placeCapabilityStages } from "../../../src/builder/capability-stages.js";
+import {
+  type NamedStage,
+  pipelineOrder,
+  placeCapabilityStages,
+} from "../../../src/builder/capability-stages.js";
+import { Cached } from "../../../src/cache/cached.capability.js";
 import { defineCapability } from "../../../src/decorators/define-capability.js";
 import { McpService } from "../../../src/decorators/mcp-service.decorator.js";
 import { Resource } from "../../../src/decorators/resource.decorator.js";
@@ -55,6 +60,18 @@ const Nowhere = defineCapability({
   options: () => ({}),
   stage: { create: () => async (_call, next) => next() },
 });
+const Typo = defineCapability({
+  name: "typo",
+  decorator: "@Typo",
+  options: () => ({}),
+  stage: { after: "budgett", create: () => async (_call, next) => next() },
+});
+const Orphan = defineCapability({
+  name: "orphan",
+  decorator: "@Orphan",
+  options: () => ({}),
+  stage: { place: "orphan", before: "nothing", create: () => async (_call, next) => next() },
+});
 const Silent = defineCapability({
   name: "silent",
   decorator: "@Silent",
@@ -81,7 +98,9 @@ const services: CapabilityServices = { resolve: () => undefined as never, logger
 
 async function run(definition: OperationDefinition, builtIn: NamedStage[]) {
   trace.length = 0;
-  const stages = placeCapabilityStages(definition, builtIn, services);
+  // The app registers `@Cached`, which declares the "cache" place the test capabilities name.
+  const order = pipelineOrder([Cached.capability, ...definition.capabilities.keys()]);
+  const stages = placeCapabilityStages(definition, builtIn, services, order);
   return compose(stages, async () => {
     trace.push("handler");
     return "done";
@@ -120,6 +139,23 @@ describe("placeCapabilityStages", () => {
   it("refuses a stage that names no place", () => {
     expect(() => toolOf(Lost, "lost")).toThrow(
       "@Nowhere: its stage names no place; give it `after` (a PIPELINE_ORDER name)",
+    );
+  });
+
+  it("refuses a stage placed at a place nobody declares, naming it", () => {
+    @McpService()
+    class Typos {
+      @Tool() @Typo() typo() {}
+    }
+    expect(() => toolOf(Typos, "typo")).toThrow(
+      '@Typo: its stage is placed at "budgett", which neither the kernel nor a capability of the app declares',
+    );
+    @McpService()
+    class Orphans {
+      @Tool() @Orphan() orphan() {}
+    }
+    expect(() => toolOf(Orphans, "orphan")).toThrow(
+      '@Orphan: its place "orphan" goes before "nothing", which neither the kernel nor a capability of the app declares',
     );
   });
 

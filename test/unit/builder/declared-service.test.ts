@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
+import { Budget } from "../../../src/budget/budget.capability.js";
 import { buildRegistry } from "../../../src/builder/build-registry.js";
 import { declareTool } from "../../../src/builder/declared-service.js";
 import { recordingLogger } from "../../support/unit-build.js";
@@ -13,16 +14,15 @@ class ResourceTools {
 describe("declareTool", () => {
   it("declares a tool as data: a frozen member with the options @Tool would take", () => {
     const options = { name: "read_resource", input: { uri: z.string() } };
-    const member = declareTool(ResourceTools, "readResource", options, {
-      budget: { tokens: 500, options: {} },
-    });
+    const budget = { capability: Budget.capability, options: { tokens: 500, options: {} } };
+    const member = declareTool(ResourceTools, "readResource", options, { capabilities: [budget] });
     options.name = "changed";
     expect(member.property).toBe("readResource");
     expect(member.declaredOn).toBe(ResourceTools);
     expect(member.metadata).toMatchObject({
       memberKind: "method",
       tool: { name: "read_resource" },
-      budget: { tokens: 500 },
+      capabilities: [budget],
     });
     expect(Object.isFrozen(member)).toBe(true);
     expect(Object.isFrozen(member.metadata.tool)).toBe(true);
@@ -42,7 +42,6 @@ describe("declareTool", () => {
       ],
       {
         stages: [],
-        appBudget: undefined,
         services: { resolve: () => undefined as never, logger: recordingLogger() },
       },
     );

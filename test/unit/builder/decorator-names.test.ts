@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { Budget } from "../../../src/budget/budget.capability.js";
 import { decoratorsOn } from "../../../src/builder/decorator-names.js";
 import { Cached } from "../../../src/cache/cached.capability.js";
-import { Budget } from "../../../src/decorators/budget.decorator.js";
 import { defineCapability } from "../../../src/decorators/define-capability.js";
 import { Tool } from "../../../src/decorators/tool.decorator.js";
 import { UseInterceptors } from "../../../src/decorators/use-interceptors.decorator.js";
@@ -34,8 +34,8 @@ describe("decoratorsOn", () => {
     if (!metadata) throw new Error("no metadata recorded");
     expect(decoratorsOn(metadata)).toEqual([
       "@UseInterceptors",
-      "@Budget",
       "@Tool",
+      "@Budget",
       "@Cached",
       "@Paginated",
       "@RateLimit",

@@ -153,3 +153,92 @@ describe("resolveCapabilities", () => {
     expect(resolved.output(own)).toBe(own);
   });
 });
+
+describe("resolveCapabilities: classes, app defaults and absent specs", () => {
+  const Quota = defineCapability({
+    name: "quota",
+    decorator: "@Quota",
+    classes: true,
+    options: (calls: number) => ({ calls }),
+    resolve: (options, target) =>
+      options.calls >= 1
+        ? { calls: options.calls, where: target.where }
+        : target.fail("needs calls", "@Quota(5)"),
+    absent: (target) => (target.modelVisible === false ? undefined : { calls: Infinity, where: "absent" }),
+    meta: (spec) => ({ "example/quota": spec.calls }),
+    result: (_spec, schema) => z.union([schema, z.object({ queued: z.string() })]),
+  });
+  const quotaOf = (
+    metadata: MethodMetadata,
+    sources: Parameters<typeof resolveCapabilities>[2] = {},
+    serviceClass: Function = Object,
+  ) => resolveCapabilities({ ...owner(), serviceClass }, metadata, sources).specs.get(Quota.capability);
+
+  it("takes the method's options, else the class's, else the app's, else the absent spec", () => {
+    @Quota(9)
+    class Search {
+      @Tool() @Quota(3) own() {}
+      @Tool() plain() {}
+    }
+    const classRecords = metadataStore.service(Search)?.capabilities;
+    const defaults = new Map([[Quota.capability as never, { calls: 100 }]]);
+    expect(quotaOf(metadataOf(Search, "own"), { classRecords, defaults })).toEqual({
+      calls: 3,
+      where: "Search.query",
+    });
+    expect(quotaOf(metadataOf(Search, "plain"), { classRecords, defaults }, Search)).toEqual({
+      calls: 9,
+      where: "Search",
+    });
+    expect(quotaOf(metadataOf(Search, "plain"), { defaults })).toEqual({ calls: 100, where: "Search.query" });
+    expect(quotaOf(metadataOf(Search, "plain"), { registered: [Quota.capability as never] })).toEqual({
+      calls: Infinity,
+      where: "absent",
+    });
+    // Neither recorded nor registered: off.
+    expect(quotaOf(metadataOf(Search, "plain"))).toBeUndefined();
+  });
+
+  it("checks the class's options even where the method overrides them, naming the class", () => {
+    @Quota(0)
+    class Search {
+      @Tool() @Quota(3) own() {}
+    }
+    expect(() =>
+      resolveCapabilities({ ...owner(), serviceClass: Search }, metadataOf(Search, "own"), {
+        classRecords: metadataStore.service(Search)?.capabilities,
+      }),
+    ).toThrow("Search: @Quota needs calls");
+  });
+
+  it("refuses on a class a capability that does not take classes", () => {
+    const classRecords = [{ capability: RateLimit.capability, options: { limit: 5 } }];
+    class Search {
+      @Tool() query() {}
+    }
+    expect(() => resolveCapabilities(owner(), metadataOf(Search, "query"), { classRecords })).toThrow(
+      "Object: @RateLimit applies to methods only",
+    );
+  });
+
+  it("leaves a capability off where `resolve` or `absent` answers undefined, and gathers meta and result", () => {
+    class Search {
+      @Tool() @Quota(2) query() {}
+    }
+    const hidden = resolveCapabilities({ ...owner(), modelVisible: false }, metadataOf(Search, "query"), {
+      registered: [Quota.capability as never],
+    });
+    expect(hidden.specs.get(Quota.capability)).toEqual({ calls: 2, where: "Search.query" });
+    const none = resolveCapabilities(
+      { ...owner(), modelVisible: false },
+      { memberKind: "method" },
+      {
+        registered: [Quota.capability as never],
+      },
+    );
+    expect(none.specs.has(Quota.capability)).toBe(false);
+    const resolved = resolveCapabilities(owner(), metadataOf(Search, "query"));
+    expect(resolved.meta()).toEqual({ "example/quota": 2 });
+    expect(resolved.result(z.object({ a: z.string() })).safeParse({ queued: "job-1" }).success).toBe(true);
+  });
+});

@@ -13,11 +13,9 @@ const context = (metadata: Partial<MethodMetadata>, more: Partial<SpecContext> =
   where: "Service.list",
   kind: "tool",
   name: "list",
-  modelVisible: true,
   serviceClass: Service,
   metadata: { memberKind: "method", ...metadata },
   classMetadata: {} as ServiceMetadata,
-  appBudget: undefined,
   ...more,
 });
 class Audit {
@@ -25,67 +23,6 @@ class Audit {
     return { content: [] };
   }
 }
-
-describe("resolveSpecs: @Budget", () => {
-  it("takes the method's budget, else the class's, else the app's", () => {
-    const classBudget = { budget: { tokens: 900, options: {} } };
-    expect(resolveSpecs(context({ budget: { tokens: 300, options: { onExceed: "error" } } })).budget).toEqual(
-      {
-        tokens: 300,
-        onExceed: "error",
-      },
-    );
-    expect(resolveSpecs(context({}, { classMetadata: classBudget })).budget).toEqual({
-      tokens: 900,
-      onExceed: "auto",
-    });
-    expect(resolveSpecs(context({}, { appBudget: 2000 })).budget).toEqual({ tokens: 2000, onExceed: "auto" });
-    expect(resolveSpecs(context({})).budget).toBeUndefined();
-  });
-
-  it("budgets no app-only tool, but still checks its class budget", () => {
-    expect(resolveSpecs(context({}, { modelVisible: false, appBudget: 2000 })).budget).toBeUndefined();
-    expect(() =>
-      resolveSpecs(
-        context({}, { modelVisible: false, classMetadata: { budget: { tokens: 0, options: {} } } }),
-      ),
-    ).toThrow("Service: @Budget `tokens` must be a positive whole number, not 0");
-  });
-
-  it("refuses an unknown onExceed", () => {
-    expect(() =>
-      resolveSpecs(context({ budget: { tokens: 5, options: { onExceed: "cut" as never } } })),
-    ).toThrow('@Budget `onExceed` must be "auto" or "error", not "cut"');
-  });
-});
-
-describe("resolveSpecs: @Ephemeral", () => {
-  it("fills defaults: over budget only, owner scope, a 200-token preview, the tool's name", () => {
-    expect(resolveSpecs(context({ ephemeral: {} })).spill).toEqual({
-      when: "overBudget",
-      ttl: undefined,
-      mimeType: undefined,
-      name: "list",
-      description: undefined,
-      scope: "owner",
-      preview: 200,
-    });
-    expect(resolveSpecs(context({ ephemeral: { preview: false } })).spill?.preview).toBe(0);
-    expect(resolveSpecs(context({ ephemeral: { preview: 50, when: "always" } })).spill).toMatchObject({
-      preview: 50,
-      when: "always",
-    });
-  });
-
-  it("refuses it outside tools and a preview that is no number of tokens", () => {
-    expect(() => resolveSpecs(context({ ephemeral: {} }, { kind: "resource" }))).toThrow(
-      "Service.list: @Ephemeral applies to tools only",
-    );
-    expect(() => resolveSpecs(context({ ephemeral: { preview: "short" as never } }))).toThrow(
-      '@Ephemeral `preview` must be true, false or a number of tokens, not "short"',
-    );
-  });
-});
 
 describe("interceptor checks", () => {
   it("lists the class's interceptors before the method's", () => {

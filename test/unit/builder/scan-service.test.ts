@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { Budget } from "../../../src/budget/budget.capability.js";
 import { scanService } from "../../../src/builder/scan-service.js";
 import { Cached } from "../../../src/cache/cached.capability.js";
-import { Budget } from "../../../src/decorators/budget.decorator.js";
 import { McpService } from "../../../src/decorators/mcp-service.decorator.js";
 import { Prompt } from "../../../src/decorators/prompt.decorator.js";
 import { Resource } from "../../../src/decorators/resource.decorator.js";
@@ -56,13 +56,16 @@ describe("scanService", () => {
     const expected = {
       memberKind: "method",
       tool: {},
-      budget: { tokens: 300, options: {} },
-      capabilities: [
+      // Each capability once, whatever the decorators' order (the order of records does not matter).
+      capabilities: expect.arrayContaining([
+        { capability: Budget.capability, options: { tokens: 300, options: {} } },
         { capability: Paginated.capability, options: { stableKey: ["id"], options: { limit: 5 } } },
-      ],
+      ]),
     };
     expect(member(S, "list").metadata).toEqual(expected);
     expect(member(S, "other").metadata).toEqual(expected);
+    expect(member(S, "list").metadata.capabilities).toHaveLength(2);
+    expect(member(S, "other").metadata.capabilities).toHaveLength(2);
   });
 
   it("reports getters so the builder can refuse them", () => {

@@ -13,13 +13,13 @@ describe("metadataStore: methods", () => {
       list() {}
     }
     metadataStore.writeMethod(S.prototype, "list", "method", { tool: { name: "list" } });
-    metadataStore.writeMethod(S.prototype, "list", "method", { budget: { tokens: 1000, options: {} } });
+    metadataStore.writeMethod(S.prototype, "list", "method", { interceptors: [Object] });
     metadataStore.writeMethod(S.prototype, "total", "field", { tool: {} });
     const record = metadataStore.ownMethod(S.prototype, "list");
     expect(record).toEqual({
       memberKind: "method",
       tool: { name: "list" },
-      budget: { tokens: 1000, options: {} },
+      interceptors: [Object],
     });
     expect(Object.isFrozen(record)).toBe(true);
     expect([...metadataStore.ownMembers(S.prototype)]).toEqual(["list", "total"]);
@@ -28,7 +28,7 @@ describe("metadataStore: methods", () => {
   it("keeps a getter a getter when a later decorator guessed 'method'", () => {
     class S {}
     metadataStore.writeMethod(S.prototype, "value", "getter", { tool: {} });
-    metadataStore.writeMethod(S.prototype, "value", "method", { budget: { tokens: 5, options: {} } });
+    metadataStore.writeMethod(S.prototype, "value", "method", { interceptors: [] });
     expect(metadataStore.ownMethod(S.prototype, "value")?.memberKind).toBe("getter");
   });
 
@@ -64,12 +64,12 @@ describe("metadataStore: classes and modules", () => {
     class Mid extends Base {}
     class Leaf extends Mid {}
     metadataStore.writeService(Base, {
-      budget: { tokens: 2000, options: {} },
+      interceptors: [Object],
       service: { toolPrefix: "base_" },
     });
     metadataStore.writeService(Leaf, { service: { toolPrefix: "leaf_" } });
     expect(metadataStore.service(Leaf)).toEqual({
-      budget: { tokens: 2000, options: {} },
+      interceptors: [Object],
       service: { toolPrefix: "leaf_" },
     });
     expect(metadataStore.ownService(Mid)).toBeUndefined();
@@ -82,6 +82,24 @@ describe("metadataStore: classes and modules", () => {
     metadataStore.writeService(S, { interceptors: [Object] });
     metadataStore.writeService(S, { service: {} });
     expect(metadataStore.ownService(S)).toEqual({ interceptors: [Object], service: {} });
+  });
+
+  it("reads class capabilities by name: a subclass's record of one hides only its parent's of that one", () => {
+    class Base {}
+    class Leaf extends Base {}
+    metadataStore.writeServiceCapability(Base, capability("budget", { tokens: 2000 }));
+    metadataStore.writeServiceCapability(Base, capability("audit", true));
+    metadataStore.writeServiceCapability(Leaf, capability("budget", { tokens: 500 }));
+    metadataStore.writeService(Leaf, { service: {} });
+    const recorded = metadataStore.service(Leaf)?.capabilities ?? [];
+    expect(recorded.map((entry) => [entry.capability.name, entry.options])).toEqual([
+      ["budget", { tokens: 500 }],
+      ["audit", true],
+    ]);
+    expect(metadataStore.service(Base)?.capabilities?.map((entry) => entry.options)).toEqual([
+      { tokens: 2000 },
+      true,
+    ]);
   });
 
   it("stores module options on exactly the module class", () => {

@@ -45,6 +45,7 @@ export function walkHarness(
       where: "Issues.list",
       text: options.text ?? "auto",
       inputSchema: z.object({ state: z.string().optional(), cursor: z.string().optional() }),
+      capabilities: new Map(),
     },
     ctx: { meta: {} },
     slots: undefined,

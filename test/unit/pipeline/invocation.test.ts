@@ -21,7 +21,6 @@ describe("newInvocation", () => {
     expect(invocation.identity).toEqual([]);
     expect(invocation.outcome).toMatchObject({
       keepable: true,
-      spilled: false,
       reports: undefined,
       tokens: undefined,
     });

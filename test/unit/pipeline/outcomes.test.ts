@@ -32,9 +32,9 @@ describe("ResultPage", () => {
 });
 
 describe("Oversized", () => {
-  it("carries the value with its size and the budget it passed", () => {
+  it("carries the value with its size and the token limit it passed", () => {
     const over = new Oversized(["x"], 5000, 2000);
-    expect(over).toMatchObject({ value: ["x"], tokens: 5000, budget: 2000 });
+    expect(over).toMatchObject({ value: ["x"], tokens: 5000, limit: 2000 });
   });
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { Budget } from "../../../src/decorators/budget.decorator.js";
+import { Budget } from "../../../src/budget/budget.capability.js";
 import { McpService } from "../../../src/decorators/mcp-service.decorator.js";
 import { Prompt } from "../../../src/decorators/prompt.decorator.js";
 import { Resource } from "../../../src/decorators/resource.decorator.js";

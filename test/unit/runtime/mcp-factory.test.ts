@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { Ephemeral } from "../../../src/decorators/ephemeral.decorator.js";
 import { McpModule } from "../../../src/decorators/mcp-module.decorator.js";
 import { McpService } from "../../../src/decorators/mcp-service.decorator.js";
 import { Tool } from "../../../src/decorators/tool.decorator.js";
 import { inject, injectable } from "../../../src/decorators/tsyringe.js";
 import { UseInterceptors } from "../../../src/decorators/use-interceptors.decorator.js";
+import { Ephemeral } from "../../../src/ephemeral/ephemeral.capability.js";
 import { FrugalConfigError } from "../../../src/errors/config-error.js";
 import type { InterceptedCall, ProtocolResult } from "../../../src/pipeline/interceptor.js";
 import { McpFactory } from "../../../src/runtime/mcp-factory.js";

@@ -8,7 +8,6 @@ import { SingleFlight } from "../../../src/cache/single-flight.js";
 import { ManualClock } from "../../../src/clock/clock.js";
 import { McpService } from "../../../src/decorators/mcp-service.decorator.js";
 import { Tool } from "../../../src/decorators/tool.decorator.js";
-import type { EphemeralResources } from "../../../src/ephemeral/ephemeral-resources.js";
 import { InMemoryEventBus } from "../../../src/events/in-memory-event-bus.js";
 import { AppMetrics } from "../../../src/metrics/app-metrics.js";
 import { CursorCodec } from "../../../src/pagination/cursor-codec.js";
@@ -37,10 +36,6 @@ function deps(): StageDeps {
       maxLength: 1024,
     }),
     counter: new BpeTokenCounter(),
-    // No operation here spills: the ephemeral resources are never reached.
-    resources: {} as EphemeralResources,
-    resourceTools: { read: "read_resource", search: "search_resource", query: "query_resource" },
-    readTool: "read_resource",
     aggregate: undefined,
   };
 }
@@ -57,10 +52,8 @@ class Counter {
 }
 
 describe("pipelineStages", () => {
-  it("gives one stage factory per place of PIPELINE_ORDER, in that order, but the place @Cached holds", () => {
-    expect(pipelineStages(deps()).map((factory) => factory.name)).toEqual(
-      PIPELINE_ORDER.filter((name) => name !== "cache"),
-    );
+  it("gives one stage factory per kernel place of PIPELINE_ORDER, in that order", () => {
+    expect(pipelineStages(deps()).map((factory) => factory.name)).toEqual([...PIPELINE_ORDER]);
   });
 
   it("composes into a working pipeline: arguments validated, results shaped and cached", async () => {

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { Budget } from "../../../src/decorators/budget.decorator.js";
-import { Ephemeral } from "../../../src/decorators/ephemeral.decorator.js";
+import { Budget } from "../../../src/budget/budget.capability.js";
 import { McpService } from "../../../src/decorators/mcp-service.decorator.js";
 import { Prompt } from "../../../src/decorators/prompt.decorator.js";
 import { Resource } from "../../../src/decorators/resource.decorator.js";
 import { Tool } from "../../../src/decorators/tool.decorator.js";
+import { Ephemeral } from "../../../src/ephemeral/ephemeral.capability.js";
 import { Paginated } from "../../../src/pagination/paginated.capability.js";
 import {
   allDefinitions,

@@ -99,10 +99,10 @@ describe("shapeStage", () => {
 
   it("treats an oversized value no stage served as a server bug, not a result", async () => {
     const { result } = run(toolOf(Stats, "plain"), async () => new Oversized("x", 9000, 2000));
-    expect(await result).toEqual(toolError("a result over its budget reached the shape stage unserved"));
+    expect(await result).toEqual(toolError("a result over its token limit reached the shape stage unserved"));
     const resource = run(resourceOf(Stats, "stats://{day}"), async () => new Oversized("x", 9000, 2000));
     await expect(resource.result).rejects.toThrow(
-      "a result over its budget reached the shape stage unserved",
+      "a result over its token limit reached the shape stage unserved",
     );
   });
 });

@@ -2,6 +2,7 @@ import { SpanKind } from "@opentelemetry/api";
 import { describe, expect, it } from "vitest";
 import type { Registry } from "../../../../src/builder/registry.js";
 import { Cached } from "../../../../src/cache/cached.capability.js";
+import { Ephemeral } from "../../../../src/ephemeral/ephemeral.capability.js";
 import { AppMetrics } from "../../../../src/metrics/app-metrics.js";
 import type { OperationDefinition } from "../../../../src/pipeline/operation.js";
 import {
@@ -49,7 +50,11 @@ describe("operationProbe", () => {
       "review",
     );
     const resource = operationProbe(
-      definition({ kind: "resource", uri: "articles://{id}", spill: {} }),
+      definition({
+        kind: "resource",
+        uri: "articles://{id}",
+        capabilities: new Map([[Ephemeral.capability, {}]]),
+      }),
       registry,
       metrics,
     );

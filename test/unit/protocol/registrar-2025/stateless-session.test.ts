@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Registry } from "../../../../src/builder/registry.js";
 import { Cached } from "../../../../src/cache/cached.capability.js";
+import { Ephemeral } from "../../../../src/ephemeral/ephemeral.capability.js";
 import {
   ownerScopedFeatures,
   SUBSCRIBE_REFUSED,
@@ -18,14 +19,21 @@ describe("ownerScopedFeatures", () => {
         [
           "a",
           op("Articles.search", {
-            capabilities: new Map([[Cached.capability, { scope: "owner" }]]),
-            spill: { scope: "owner" },
+            capabilities: new Map<object, unknown>([
+              [Cached.capability, { scope: "owner" }],
+              [Ephemeral.capability, { scope: "owner" }],
+            ]),
           }),
         ],
         ["b", op("Articles.count", { capabilities: new Map([[Cached.capability, { scope: "global" }]]) })],
         ["c", op("Plain.run")],
       ]),
-      staticResources: new Map([["config://app", op("Config.read", { spill: { scope: "owner" } })]]),
+      staticResources: new Map([
+        [
+          "config://app",
+          op("Config.read", { capabilities: new Map([[Ephemeral.capability, { scope: "owner" }]]) }),
+        ],
+      ]),
       templates: [op("Articles.read", { capabilities: new Map([[Cached.capability, { scope: "owner" }]]) })],
       prompts: new Map([
         ["p", op("Prompts.review", { capabilities: new Map([[Cached.capability, { scope: "global" }]]) })],
