@@ -42,7 +42,7 @@ describe("McpFactory.create: app options", () => {
     );
     expect(
       await startupMessage(() => McpFactory.create(HelloModule, { ...options, text: "yaml" as never })),
-    ).toMatch(/^McpFactory\.create options: `text` must be "auto" or "json", not "yaml"/);
+    ).toMatch(/^McpFactory\.create options: `text` must be "auto", "json" or "compact", not "yaml"/);
   });
 
   it("warns when the cursor secret is too short to be safe", async () => {
