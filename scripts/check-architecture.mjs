@@ -29,7 +29,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 
 // Capabilities: features that slot in over the kernel. Adding one is adding its folder here.
-const CAPABILITIES = ["pagination", "cache", "budget", "ephemeral", "catalogue"];
+const CAPABILITIES = ["pagination", "cache", "budget", "ephemeral", "catalogue", "invalidation"];
 // Kernel: the folders every capability builds on; they must name no capability.
 const KERNEL = ["pipeline", "builder", "metadata", "decorators"];
 // Standalone: folders that import no other folder and that no other folder imports.

@@ -54,13 +54,13 @@ export type { BusEvent, DeliveryChange, EventBus, EventListener } from "./events
 export { ExternalEventSource } from "./events/external-event-source.js";
 export { FileWatchSource, type FileWatchSourceOptions } from "./events/file-watch-source.js";
 export { InMemoryEventBus } from "./events/in-memory-event-bus.js";
-export { Invalidates } from "./events/invalidates.capability.js";
 export {
   type PgListenClient,
   PgNotifySource,
   type PgNotifySourceOptions,
 } from "./events/pg-notify-source.js";
 export { RedisEventBus, type RedisEventBusOptions } from "./events/redis-event-bus.js";
+export { Invalidates } from "./invalidation/invalidates.capability.js";
 export { type Logger, StderrLogger } from "./logging/logger.js";
 export type {
   AggregateBounds,

@@ -1,7 +1,7 @@
 import { describe } from "../builder/check-options.js";
 import { defineCapability } from "../decorators/define-capability.js";
+import { EVENT_BUS, type EventBus } from "../events/event-bus.js";
 import { isErrorResult } from "../pipeline/outcomes.js";
-import { EVENT_BUS, type EventBus } from "./event-bus.js";
 
 /**
  * After the method succeeds (not on a thrown error or an `isError` result), emits these
