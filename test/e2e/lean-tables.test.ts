@@ -434,7 +434,7 @@ describe("lean answers: start-up checks", () => {
       }
     }
     expect((await startup(BadText))?.message).toBe(
-      'BadText.list: @Tool `text` must be "auto" or "json", not "xml". Fix: use "auto" or "json".',
+      'BadText.list: @Tool `text` must be "auto", "json" or "compact", not "xml". Fix: use "auto", "json" or "compact".',
     );
 
     @McpService()
@@ -462,7 +462,7 @@ describe("lean answers: start-up checks", () => {
     );
 
     expect((await startup(LeanService, { text: "yaml" }))?.message).toBe(
-      'McpFactory.create options: `text` must be "auto" or "json", not "yaml". Fix: use "auto" or "json".',
+      'McpFactory.create options: `text` must be "auto", "json" or "compact", not "yaml". Fix: use "auto", "json" or "compact".',
     );
   });
 
