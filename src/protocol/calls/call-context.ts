@@ -170,7 +170,7 @@ export class CallContext implements ToolContext {
       return controller;
     }
     const onAbort = (event: Event) => {
-      controller.abort((event.target as AbortSignal).reason);
+      controller.abort(event.target instanceof AbortSignal ? event.target.reason : undefined);
       this.release();
     };
     for (const source of sources) source.addEventListener("abort", onAbort, { once: true });

@@ -1,5 +1,6 @@
 import { LRUCache } from "lru-cache";
 import type { OnceRecords } from "../../cache/result-cache.js";
+import { fieldOf } from "../../common/guards.js";
 import { invalidParams, ProtocolError } from "../../errors/protocol-errors.js";
 
 /** What a 2026-07-28 request that carried a request state answered: its result, or its error. */
@@ -90,7 +91,7 @@ export function repeatedAnswer(answer: StateAnswer): unknown {
 
 /** What a thrown error answered, as the SDK sends it (`code`, `message`, `data`). */
 export function errorAnswer(error: unknown): StateAnswer {
-  const { code, message, data } = error as { code?: unknown; message?: unknown; data?: unknown };
+  const [code, message, data] = [fieldOf(error, "code"), fieldOf(error, "message"), fieldOf(error, "data")];
   return {
     error: {
       code: typeof code === "number" ? code : -32603,

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { McpHttpHandler } from "@modelcontextprotocol/server";
+import { fieldOf } from "../../common/guards.js";
 import type { AuthenticatedRequest } from "../../transports/authenticate.js";
 import type { SecondEra } from "../../transports/front-door.js";
 import { type ListenedUris, listenedUrisOf } from "./listened-uris.js";
@@ -61,7 +62,7 @@ async function claims(sdk: V2Sdk, req: IncomingMessage, body: unknown): Promise<
 }
 
 function refuse(res: ServerResponse, refusal: ModernRefusal, body: unknown): void {
-  const id = (body as { id?: unknown } | null)?.id ?? null;
+  const id = fieldOf(body, "id") ?? null;
   const error = {
     code: refusal.code,
     message: refusal.message,
