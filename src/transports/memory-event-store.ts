@@ -1,5 +1,6 @@
 import type { EventId, EventStore, StreamId } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import { asMessage } from "../sdk/sdk1-adapter.js";
 
 /** Default most bytes one session's store keeps (16 MiB). */
 export const DEFAULT_EVENT_STORE_MAX_BYTES = 16 * 1024 * 1024;
@@ -190,7 +191,7 @@ export class MemoryEventStore implements EventStore {
       const event = this.events.get(id);
       return event && event.seq > seq ? [{ id, event }] : [];
     });
-    for (const { id, event } of after) await send(id, JSON.parse(event.json) as JSONRPCMessage);
+    for (const { id, event } of after) await send(id, asMessage(JSON.parse(event.json)));
     return streamId;
   }
 

@@ -1,6 +1,7 @@
 import { serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { type JSONRPCMessage, JSONRPCMessageSchema } from "@modelcontextprotocol/sdk/types.js";
+import { fieldOf } from "../common/guards.js";
 import type { Logger } from "../logging/logger.js";
 import { quarantineProgressTokens } from "./progress-token.js";
 
@@ -192,6 +193,6 @@ function requestId(head: string, tail: string): string | number | undefined {
 /** The id of an invalid message when it is one a request may have (a string or an integer). */
 function validId(message: unknown): string | number | undefined {
   if (message === null || typeof message !== "object" || Array.isArray(message)) return undefined;
-  const id = (message as { id?: unknown }).id;
-  return typeof id === "string" || Number.isSafeInteger(id) ? (id as string | number) : undefined;
+  const id = fieldOf(message, "id");
+  return typeof id === "string" || (typeof id === "number" && Number.isSafeInteger(id)) ? id : undefined;
 }
