@@ -47,7 +47,7 @@ export async function shapeToolResult(value: unknown, rendering: TextRendering):
 
 function isCallToolResult(value: unknown): value is CallToolResult {
   if (!isPlainObject(value)) return false;
-  const content = (value as { content?: unknown }).content;
+  const content = value.content;
   return (
     Array.isArray(content) &&
     content.every((block) => typeof block === "object" && block !== null && typeof block.type === "string")
