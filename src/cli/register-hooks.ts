@@ -20,7 +20,12 @@ export const resolve: ResolveHook = async (specifier, context, next) => {
   } catch (error) {
     const parent = context.parentURL ?? "";
     if (
-      (error as { code?: string }).code !== "ERR_MODULE_NOT_FOUND" ||
+      !(
+        typeof error === "object" &&
+        error !== null &&
+        "code" in error &&
+        error.code === "ERR_MODULE_NOT_FOUND"
+      ) ||
       !RELATIVE_JS.test(specifier) ||
       !TYPESCRIPT.test(parent)
     )

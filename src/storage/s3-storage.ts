@@ -1,4 +1,5 @@
 import type * as S3 from "@aws-sdk/client-s3";
+import { fieldOf } from "../common/guards.js";
 import { isResourceId } from "./resource-id.js";
 import {
   CorruptMetaError,
@@ -182,7 +183,8 @@ export class S3Storage implements ResourceStorage {
     }
     if (output.ContentLength !== undefined && output.ContentLength > end - start) {
       // The server ignored the Range header: do not download the whole blob.
-      (output.Body as { destroy?(): void } | undefined)?.destroy?.();
+      const destroy = fieldOf(output.Body, "destroy");
+      if (typeof destroy === "function") destroy.call(output.Body);
       throw new StorageError("the S3 server ignored a ranged read; it must support Range requests");
     }
     const bytes = (await output.Body?.transformToByteArray()) ?? new Uint8Array(0);

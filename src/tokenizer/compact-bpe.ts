@@ -81,7 +81,7 @@ export class CompactBpe {
    */
   static loadSync(encoding: CompactEncoding): CompactBpe {
     const data = readFileSync(requirePackage.resolve(`gpt-tokenizer/data/${encoding}.tiktoken`));
-    const constants = requirePackage("gpt-tokenizer/encodingParams/constants") as SplitConstants;
+    const constants: SplitConstants = requirePackage("gpt-tokenizer/encodingParams/constants");
     return CompactBpe.from(encoding, data, constants);
   }
 
