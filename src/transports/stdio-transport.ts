@@ -3,6 +3,7 @@ import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { type JSONRPCMessage, JSONRPCMessageSchema } from "@modelcontextprotocol/sdk/types.js";
 import { fieldOf } from "../common/guards.js";
 import type { Logger } from "../logging/logger.js";
+import { asMessage } from "../sdk/sdk1-adapter.js";
 import { quarantineProgressTokens } from "./progress-token.js";
 
 /** Longest stdio line read, in bytes (10 MiB, as the SDK's own stdio transport). */
@@ -147,11 +148,13 @@ export class StdioTransport implements Transport {
 
   /** Answers a line that is no message (no answer is owed to a response the client sent). */
   private answerInvalid(code: number, message: string, id?: string | number): void {
-    void this.send({
-      jsonrpc: "2.0",
-      ...(id === undefined ? {} : { id }),
-      error: { code, message },
-    } as JSONRPCMessage).catch(() => {});
+    void this.send(
+      asMessage({
+        jsonrpc: "2.0",
+        ...(id === undefined ? {} : { id }),
+        error: { code, message },
+      }),
+    ).catch(() => {});
   }
 
   private refuse(skipped: { head: Buffer; tail: Buffer; size: number }): void {

@@ -97,7 +97,7 @@ export function inputReplay(
     const opened = openState(codec, binding, state);
     const { answers } = opened;
     let callId = opened.callId;
-    const responses = (ctx.mcpReq.inputResponses ?? {}) as Record<string, unknown>;
+    const responses: Record<string, unknown> = ctx.mcpReq.inputResponses ?? {};
     let asked = 0;
     let tooMany = false;
     let duplicate: Error | undefined;
