@@ -13,13 +13,13 @@ import { RevealedTools } from "./revealed-tools.js";
 import { ToolSearch } from "./tool-search.js";
 
 /** The bus event that carries `app.catalogue.enable/disable` to every instance. */
-export const CATALOGUE_EVENT = "frugal-mcp:catalogue";
+const CATALOGUE_EVENT = "frugal-mcp:catalogue";
 
 /** A list whose contents a change touches. */
 export type ListKind = "tools" | "prompts" | "resources";
 
 /** The caller of a list or call, made only when a rule needs it. */
-export type CallerOf = () => OperationCaller;
+type CallerOf = () => OperationCaller;
 
 const LIST_OF = { tool: "tools", prompt: "prompts", resource: "resources" } as const;
 

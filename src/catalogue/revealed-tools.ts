@@ -1,5 +1,5 @@
 /** How many owners the catalogue remembers revealed tools for; past it, the longest unused is forgotten. */
-export const MAX_REVEALED_OWNERS = 10_000;
+const MAX_REVEALED_OWNERS = 10_000;
 
 /**
  * The tools `search_tools` returned to each owner (a session, or a principal on all its

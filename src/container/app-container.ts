@@ -22,7 +22,7 @@ export interface AppContainer {
 }
 
 /** What start-up errors can name besides the classes themselves. */
-export interface AppContainerContext {
+interface AppContainerContext {
   /** The module that lists each provider token and service class, to say where a fix goes. */
   readonly listedBy?: ReadonlyMap<unknown, Function>;
 }

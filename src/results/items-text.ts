@@ -3,10 +3,10 @@ import type { JsonValue } from "./json-value.js";
 import { type WrittenTable, writeTable } from "./table-format.js";
 
 /** How a tool's text reads: `"auto"` (a table when it costs fewer tokens than JSON) or `"json"`. */
-export type TextMode = "auto" | "json";
+type TextMode = "auto" | "json";
 
 /** What choosing between a table and JSON needs: the app's counter and where counting may stop. */
-export interface TextChoice {
+interface TextChoice {
   readonly counter: TokenCounter;
   /** The call's budget (or a default): no count goes much past it, whatever the items' size. */
   readonly limit: number;

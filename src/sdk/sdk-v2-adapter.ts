@@ -89,7 +89,7 @@ export function asRequestExtra(extra: object): RequestExtra {
 }
 
 /** What a 2026-07-28 request's envelope (`_meta`) says: its log level and its client's capabilities. */
-export interface V2Envelope {
+interface V2Envelope {
   readonly logLevel: LoggingLevel | undefined;
   readonly capabilities: ClientCapabilities | undefined;
 }

@@ -9,7 +9,7 @@ interface SplitConstants {
 }
 
 /** Encodings whose vocabulary `CompactBpe` reads from gpt-tokenizer's data files. */
-export type CompactEncoding = "o200k_base" | "cl100k_base";
+type CompactEncoding = "o200k_base" | "cl100k_base";
 
 const NO_RANK = 0x7fffffff;
 // Pre-tokens whose counts are kept (first in, first out; up to 64 characters each): a few

@@ -4,12 +4,12 @@ import { fieldOf } from "../../common/guards.js";
 import { invalidParams, ProtocolError } from "../../errors/protocol-errors.js";
 
 /** What a 2026-07-28 request that carried a request state answered: its result, or its error. */
-export type StateAnswer =
+type StateAnswer =
   | { readonly result: unknown }
   | { readonly error: { code: number; message: string; data?: unknown } };
 
 /** Whether this submission of a request state runs the handler, or gets the first answer again. */
-export type Completion =
+type Completion =
   | { readonly kind: "first"; settle(answer: StateAnswer): Promise<void> }
   | { readonly kind: "answered"; readonly answer: StateAnswer };
 

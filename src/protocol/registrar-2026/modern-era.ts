@@ -7,7 +7,7 @@ import { type ListenedUris, listenedUrisOf } from "./listened-uris.js";
 import type { V2Sdk } from "./v2-sdk.js";
 
 /** What the 2026-07-28 era checks before the SDK sees a request; returns the refusal to send, if any. */
-export type ModernScreen = (req: IncomingMessage, body: unknown) => ModernRefusal | undefined;
+type ModernScreen = (req: IncomingMessage, body: unknown) => ModernRefusal | undefined;
 
 /** A refusal of a 2026-07-28 request: its HTTP status and JSON-RPC error. */
 export interface ModernRefusal {

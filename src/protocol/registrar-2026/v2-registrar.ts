@@ -14,14 +14,14 @@ import { extraOf } from "./v2-request.js";
 import type { V2Sdk } from "./v2-sdk.js";
 
 /** How the server introduces itself in the handshake (the app's `name`, `version`, `instructions`). */
-export interface ServerIdentity {
+interface ServerIdentity {
   readonly name: string;
   readonly version: string;
   readonly instructions?: string | undefined;
 }
 
 /** What the 2026 registrar needs from the app around it. */
-export interface V2Host {
+interface V2Host {
   /** True once the app is closing: requests are refused with a "shutting down" error. */
   readonly draining: boolean;
   /**

@@ -5,13 +5,13 @@ import { inputKeyOf } from "../calls/client-questions.js";
 import { type RequestEnvelope, withEnvelope } from "../calls/request-envelope.js";
 
 /** The protocol era one SDK v2 server instance serves. */
-export type Era = "legacy" | "modern";
+type Era = "legacy" | "modern";
 
 /**
  * Asks the client for input on a 2026-07-28 request (replay), under the key the handler
  * named, if any; legacy requests push a request instead.
  */
-export type AskOnModern = (request: { method: string; params?: unknown }, key?: string) => Promise<unknown>;
+type AskOnModern = (request: { method: string; params?: unknown }, key?: string) => Promise<unknown>;
 
 /**
  * The 1.x `extra` the pipeline and `ToolContext` read, made from an SDK v2 handler

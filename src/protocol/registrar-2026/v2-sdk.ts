@@ -8,9 +8,6 @@ export interface V2Sdk {
   readonly node: typeof import("@modelcontextprotocol/node");
 }
 
-/** The MCP revision the SDK v2 packages add; `McpAppOptions.protocol` takes it. */
-export const PROTOCOL_2026 = "2026-07-28";
-
 const PACKAGES = "@modelcontextprotocol/server and @modelcontextprotocol/node";
 
 let loading: Promise<V2Sdk> | undefined;
