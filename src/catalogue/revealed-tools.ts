@@ -25,8 +25,9 @@ export class RevealedTools {
     for (const name of names) known.add(name);
     if (known.size === before) return false;
     this.byOwner.set(owner, known);
-    while (this.byOwner.size > this.maxOwners) {
-      const oldest = this.byOwner.keys().next().value as string;
+    // Oldest first: a Map iterates in insertion order.
+    for (const oldest of this.byOwner.keys()) {
+      if (this.byOwner.size <= this.maxOwners) break;
       this.byOwner.delete(oldest);
     }
     return true;

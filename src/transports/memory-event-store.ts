@@ -138,7 +138,10 @@ export class MemoryEventStore implements EventStore {
       this.streams.delete(streamId);
     } else {
       if (this.streams.size >= this.maxStreams)
-        this.forgetStream(this.streams.keys().next().value as StreamId);
+        for (const oldest of this.streams.keys()) {
+          this.forgetStream(oldest);
+          break;
+        }
       stream = { ids: new Set(), droppedUpTo: 0 };
     }
     this.streams.set(streamId, stream);
@@ -158,7 +161,11 @@ export class MemoryEventStore implements EventStore {
     this.events.set(id, { streamId, seq, json, bytes });
     stream.ids.add(id);
     this.held += bytes;
-    if (stream.ids.size > this.maxEventsPerStream) this.drop(stream.ids.values().next().value as EventId);
+    if (stream.ids.size > this.maxEventsPerStream)
+      for (const oldest of stream.ids) {
+        this.drop(oldest);
+        break;
+      }
     while (this.held > this.maxBytes && this.evictOldest()) {}
     this.budget?.charge(bytes);
     return id;
