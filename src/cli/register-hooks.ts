@@ -81,10 +81,8 @@ function packageType(dir: string): "module" | "commonjs" {
   const manifest = join(dir, "package.json");
   let type: "module" | "commonjs";
   if (existsSync(manifest)) {
-    type =
-      (JSON.parse(readFileSync(manifest, "utf8")) as { type?: string }).type === "module"
-        ? "module"
-        : "commonjs";
+    const pkg: { type?: string } = JSON.parse(readFileSync(manifest, "utf8"));
+    type = pkg.type === "module" ? "module" : "commonjs";
   } else {
     const parent = dirname(dir);
     type = parent === dir ? "commonjs" : packageType(parent);

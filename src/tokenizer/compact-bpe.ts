@@ -115,7 +115,7 @@ export class CompactBpe {
     if (known !== undefined) return known;
     const tokens = this.encodePiece(piece);
     if (piece.length <= RECENT_MAX_CHARS) {
-      if (this.recent.size >= RECENT_PIECES) this.recent.delete(this.recent.keys().next().value as string);
+      if (this.recent.size >= RECENT_PIECES) deleteOldest(this.recent);
       this.recent.set(piece, tokens);
     }
     return tokens;
@@ -229,4 +229,12 @@ function hashTable(vocabulary: Uint8Array, offsets: Uint32Array): Int32Array {
     table[slot] = rank + 1;
   }
   return table;
+}
+
+/** Forgets the entry put in first (a Map iterates in insertion order): the memo's eviction. */
+export function deleteOldest(map: Map<string, number>): void {
+  for (const oldest of map.keys()) {
+    map.delete(oldest);
+    return;
+  }
 }
