@@ -66,7 +66,7 @@ describe("load", () => {
     const ts = pathToFileURL(join(dir, "src", "store.ts")).href;
     const loading = load(ts, loadContext, nextLoad as never);
     // Handled at once: without SWC, `loading` may reject while the check below still runs.
-    loading.catch(() => {});
+    Promise.resolve(loading).catch(() => {});
     let swcInstalled = true;
     try {
       await import("@swc/core" as string);
