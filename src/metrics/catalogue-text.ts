@@ -1,4 +1,5 @@
 import { fieldOf } from "../common/guards.js";
+
 /** The parts of a listed tool a model reads (and its `_meta`, which says whether it does). */
 export interface ListedTool {
   readonly name: string;

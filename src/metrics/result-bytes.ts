@@ -1,4 +1,5 @@
 import { fieldOf, isObject } from "../common/guards.js";
+
 /**
  * Bytes of content a protocol result carries (`CallToolResult`, `ReadResourceResult`,
  * `GetPromptResult`): UTF-8 bytes of text, base64 characters of binary data. It walks the

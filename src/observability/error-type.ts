@@ -1,4 +1,5 @@
 import { isObject } from "../common/guards.js";
+
 /** The code the SDK answers with for a thrown error that carries none (JSON-RPC "internal error"). */
 export const INTERNAL_ERROR = -32603;
 

@@ -1,4 +1,5 @@
 import { fieldOf } from "../common/guards.js";
+
 /** A value as JSON has it: what `JSON.parse` gives back. */
 export type JsonValue = null | boolean | number | string | JsonValue[] | JsonObject;
 

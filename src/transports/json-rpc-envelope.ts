@@ -1,4 +1,5 @@
 import { isObject } from "../common/guards.js";
+
 /**
  * Why a parsed HTTP body is no JSON-RPC message or batch, naming the field, or `undefined`.
  * The SDKs answer such a body with a bare "not a valid JSON-RPC message"; the front door says

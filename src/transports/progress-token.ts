@@ -1,4 +1,5 @@
 import { fieldOf, isObject } from "../common/guards.js";
+
 /**
  * Where the HTTP handler moves a `_meta.progressToken` that is neither a string nor an
  * integer, so the request reaches the app (which answers it `-32602`) instead of failing

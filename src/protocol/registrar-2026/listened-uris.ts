@@ -1,4 +1,5 @@
 import { fieldOf } from "../../common/guards.js";
+
 /**
  * The resource URIs that open 2026-07-28 `subscriptions/listen` streams asked for, counted
  * per stream: the cache invalidator notifies only URIs someone listens to, as it does for
