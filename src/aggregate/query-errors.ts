@@ -1,5 +1,5 @@
 /** A valid query, shown in every refusal so the model sees the form it should send. */
-export const QUERY_EXAMPLE =
+const QUERY_EXAMPLE =
   '{"where":{"state":"open","comments":{"$gte":2},"title":{"$regex":"timeout","$options":"i"}},"select":["id","title"],"orderBy":{"comments":-1},"limit":5}';
 
 /**

@@ -126,12 +126,10 @@ function copyInto(
     return;
   }
   if (!isRecord(value)) return;
-  let copy = target[key];
-  if (!isRecord(copy)) {
-    copy = {};
-    define(target, key, copy);
-  }
-  copyInto(value, copy as Record<string, unknown>, segments, i + 1);
+  const existing = target[key];
+  const copy: Record<string, unknown> = isRecord(existing) ? existing : {};
+  if (copy !== existing) define(target, key, copy);
+  copyInto(value, copy, segments, i + 1);
 }
 
 /** An own data property, whatever the key (a plain assignment of `__proto__` would set the prototype). */

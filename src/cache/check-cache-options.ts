@@ -1,4 +1,5 @@
 import { describe, listOf, OptionChecker } from "../builder/check-options.js";
+import { isObject } from "../common/guards.js";
 import type { CapabilityTarget } from "../pipeline/capability.js";
 import type { CachedOptions, CacheSpec, InvalidationRule } from "./cache-spec.js";
 
@@ -53,10 +54,10 @@ function checkRule(check: OptionChecker, rule: unknown, index: number): asserts 
     if (rule === "") check.fail(`${entry} is an empty event name`, fix);
     return;
   }
-  if (typeof rule !== "object" || rule === null || Array.isArray(rule)) {
+  if (!isObject(rule) || Array.isArray(rule)) {
     check.fail(`${entry} must be an event name or { event, match }, not ${describe(rule)}`, fix);
   }
-  const { event, match, ...rest } = rule as Record<string, unknown>;
+  const { event, match, ...rest } = rule;
   const unknown = Object.keys(rest).map((key) => `\`${key}\``);
   if (unknown.length > 0) {
     check.fail(

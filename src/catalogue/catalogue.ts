@@ -1,5 +1,6 @@
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import type { Operation, Registry } from "../builder/registry.js";
+import { fieldOf } from "../common/guards.js";
 import { FrugalConfigError } from "../errors/config-error.js";
 import type { BusEvent, EventBus } from "../events/event-bus.js";
 import type { Logger } from "../logging/logger.js";
@@ -12,13 +13,13 @@ import { RevealedTools } from "./revealed-tools.js";
 import { ToolSearch } from "./tool-search.js";
 
 /** The bus event that carries `app.catalogue.enable/disable` to every instance. */
-export const CATALOGUE_EVENT = "frugal-mcp:catalogue";
+const CATALOGUE_EVENT = "frugal-mcp:catalogue";
 
 /** A list whose contents a change touches. */
 export type ListKind = "tools" | "prompts" | "resources";
 
 /** The caller of a list or call, made only when a rule needs it. */
-export type CallerOf = () => OperationCaller;
+type CallerOf = () => OperationCaller;
 
 const LIST_OF = { tool: "tools", prompt: "prompts", resource: "resources" } as const;
 
@@ -205,7 +206,7 @@ export class Catalogue {
 
   private async apply(event: BusEvent): Promise<void> {
     if (event.name !== CATALOGUE_EVENT) return;
-    const { name, enabled } = (event.payload ?? {}) as { name?: unknown; enabled?: unknown };
+    const [name, enabled] = [fieldOf(event.payload, "name"), fieldOf(event.payload, "enabled")];
     const keys = typeof name === "string" ? this.keysNamed(name) : [];
     if (keys.length === 0 || typeof enabled !== "boolean") {
       // Another instance may run another version of the app: nothing of that name here.

@@ -1,5 +1,5 @@
 /** How many owners the catalogue remembers revealed tools for; past it, the longest unused is forgotten. */
-export const MAX_REVEALED_OWNERS = 10_000;
+const MAX_REVEALED_OWNERS = 10_000;
 
 /**
  * The tools `search_tools` returned to each owner (a session, or a principal on all its
@@ -25,8 +25,9 @@ export class RevealedTools {
     for (const name of names) known.add(name);
     if (known.size === before) return false;
     this.byOwner.set(owner, known);
-    while (this.byOwner.size > this.maxOwners) {
-      const oldest = this.byOwner.keys().next().value as string;
+    // Oldest first: a Map iterates in insertion order.
+    for (const oldest of this.byOwner.keys()) {
+      if (this.byOwner.size <= this.maxOwners) break;
       this.byOwner.delete(oldest);
     }
     return true;

@@ -6,9 +6,9 @@ import type { ToolContext } from "../pipeline/tool-context.js";
 import type { Catalogue } from "./catalogue.js";
 
 /** Tools `search_tools` answers when the caller names no `limit`. */
-export const DEFAULT_SEARCH_LIMIT = 5;
+const DEFAULT_SEARCH_LIMIT = 5;
 /** The most tools one search answers. */
-export const MAX_SEARCH_LIMIT = 20;
+const MAX_SEARCH_LIMIT = 20;
 
 const searchToolsInput = z.object({
   query: z

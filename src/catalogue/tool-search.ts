@@ -60,7 +60,7 @@ export class ToolSearch {
 }
 
 function documentOf(tool: ToolDefinition): ToolDocument {
-  const properties = (tool.listing.inputSchema as { properties?: Record<string, unknown> }).properties;
+  const properties = tool.listing.inputSchema.properties;
   return {
     id: tool.name,
     name: tool.name,

@@ -7,7 +7,7 @@ import { runToEnd } from "./processes.js";
 import { projectFiles } from "./project-files.js";
 
 /** Options of `frugal-mcp create`. */
-export interface CreateOptions {
+interface CreateOptions {
   /** The new project's folder, relative to `cwd` or absolute. */
   readonly dir: string;
   /** The npm package name; the folder's name, made valid, by default. */

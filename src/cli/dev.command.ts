@@ -7,7 +7,7 @@ import { runToEnd, stopProcess } from "./processes.js";
 import { outputOf, readProject, type TsProject } from "./project-config.js";
 
 /** Options of `frugal-mcp dev`. */
-export interface DevOptions {
+interface DevOptions {
   /** The source file that starts the app (`src/main.ts` by default). */
   readonly entry: string;
   /** The tsconfig to compile (`tsconfig.build.json`, else `tsconfig.json`). */

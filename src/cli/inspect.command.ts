@@ -13,7 +13,7 @@ const INSPECTOR_NODE = [22, 19] as const;
 const MODES = new Set(["--cli", "--web", "--tui"]);
 
 /** Options of `frugal-mcp inspect`. */
-export interface InspectOptions {
+interface InspectOptions {
   /** The app's Streamable HTTP URL (the dev server's by default). */
   readonly url?: string | undefined;
   /** Start the compiled entry over stdio under the Inspector instead of connecting to a URL. */

@@ -138,11 +138,11 @@ run(process.argv.slice(2)).then(
     if (error instanceof CliError) {
       process.stderr.write(`frugal-mcp: ${error.message}\n`);
       process.exitCode = error.exitCode;
-    } else if ((error as { code?: string }).code?.startsWith("ERR_PARSE_ARGS")) {
-      process.stderr.write(`frugal-mcp: ${(error as Error).message}\n\n${USAGE}`);
+    } else if (error instanceof Error && "code" in error && String(error.code).startsWith("ERR_PARSE_ARGS")) {
+      process.stderr.write(`frugal-mcp: ${error.message}\n\n${USAGE}`);
       process.exitCode = 2;
     } else {
-      process.stderr.write(`frugal-mcp: ${(error as Error).stack ?? String(error)}\n`);
+      process.stderr.write(`frugal-mcp: ${(error instanceof Error && error.stack) || String(error)}\n`);
       process.exitCode = 1;
     }
   },

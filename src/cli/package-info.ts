@@ -34,7 +34,7 @@ export function ownPackage(from: string = import.meta.url): PackageInfo {
   for (;;) {
     const file = join(dir, "package.json");
     if (existsSync(file)) {
-      const pkg = JSON.parse(readFileSync(file, "utf8")) as PackageJson;
+      const pkg: PackageJson = JSON.parse(readFileSync(file, "utf8"));
       if (pkg.name === "frugal-mcp" && pkg.version) {
         // Later entries win: a devDependency is the exact version the repository tests with.
         const versions = { ...pkg.peerDependencies, ...pkg.dependencies, ...pkg.devDependencies };

@@ -97,8 +97,8 @@ function findTsc(cwd: string): string {
   } catch {
     throw new CliError(`no TypeScript in ${cwd}: install it with \`npm install --save-dev typescript\``);
   }
-  const bin =
-    (JSON.parse(readFileSync(manifest, "utf8")) as { bin?: { tsc?: string } }).bin?.tsc ?? "bin/tsc";
+  const typescript: { bin?: { tsc?: string } } = JSON.parse(readFileSync(manifest, "utf8"));
+  const bin = typescript.bin?.tsc ?? "bin/tsc";
   return join(dirname(manifest), bin);
 }
 

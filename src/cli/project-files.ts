@@ -2,7 +2,7 @@ import { caretRange, type PackageInfo } from "./package-info.js";
 import { sourceFiles } from "./source-files.js";
 
 /** What a new project is made of. */
-export interface ProjectSpec {
+interface ProjectSpec {
   /** The npm package name (from the folder's name unless given). */
   readonly name: string;
   /** Where npm gets frugal-mcp: a range (`^0.1.0`) or a `file:` tarball, a git URL, … */

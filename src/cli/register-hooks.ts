@@ -20,7 +20,12 @@ export const resolve: ResolveHook = async (specifier, context, next) => {
   } catch (error) {
     const parent = context.parentURL ?? "";
     if (
-      (error as { code?: string }).code !== "ERR_MODULE_NOT_FOUND" ||
+      !(
+        typeof error === "object" &&
+        error !== null &&
+        "code" in error &&
+        error.code === "ERR_MODULE_NOT_FOUND"
+      ) ||
       !RELATIVE_JS.test(specifier) ||
       !TYPESCRIPT.test(parent)
     )
@@ -76,10 +81,8 @@ function packageType(dir: string): "module" | "commonjs" {
   const manifest = join(dir, "package.json");
   let type: "module" | "commonjs";
   if (existsSync(manifest)) {
-    type =
-      (JSON.parse(readFileSync(manifest, "utf8")) as { type?: string }).type === "module"
-        ? "module"
-        : "commonjs";
+    const pkg: { type?: string } = JSON.parse(readFileSync(manifest, "utf8"));
+    type = pkg.type === "module" ? "module" : "commonjs";
   } else {
     const parent = dirname(dir);
     type = parent === dir ? "commonjs" : packageType(parent);

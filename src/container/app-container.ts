@@ -1,4 +1,5 @@
 import type { DependencyContainer, InjectionToken } from "tsyringe";
+import { fieldOf, isObject } from "../common/guards.js";
 import type { ProviderEntry } from "../decorators/mcp-module.decorator.js";
 import { container as rootContainer } from "../decorators/tsyringe.js";
 import { FrugalConfigError } from "../errors/config-error.js";
@@ -21,7 +22,7 @@ export interface AppContainer {
 }
 
 /** What start-up errors can name besides the classes themselves. */
-export interface AppContainerContext {
+interface AppContainerContext {
   /** The module that lists each provider token and service class, to say where a fix goes. */
   readonly listedBy?: ReadonlyMap<unknown, Function>;
 }
@@ -209,7 +210,7 @@ class AppBuilder {
     } catch (error) {
       throw new FrugalConfigError(
         this.chain(token),
-        `tsyringe's global container could not build it: ${(error as Error).message.split("\n").join(" ")}`,
+        `tsyringe's global container could not build it: ${String(fieldOf(error, "message")).split("\n").join(" ")}`,
         "provide it in a module's `providers` instead, so the app builds it",
         { cause: error },
       );
@@ -311,9 +312,5 @@ function describeParam(asker: Extract<Asker, { kind: "parameter" }>): string {
 function isDelayed(
   token: unknown,
 ): token is { createProxy(create: (target: InjectionToken) => unknown): unknown } {
-  return (
-    typeof token === "object" &&
-    token !== null &&
-    typeof (token as { createProxy?: unknown }).createProxy === "function"
-  );
+  return isObject(token) && typeof token.createProxy === "function";
 }

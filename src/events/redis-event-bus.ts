@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { RedisOptions } from "ioredis";
+import { fieldOf } from "../common/guards.js";
 import {
   closeRedis,
   clusterOptions,
@@ -337,7 +338,7 @@ function subscriberFor(options: RedisEventBusOptions, settings: RedisOptions): R
 
 /** A short reason for a Redis failure (no URL, no credentials). */
 function reasonOf(error: unknown): string {
-  const message = (error as Error | null)?.message ?? String(error);
+  const message = String(fieldOf(error, "message") ?? error);
   if (/timed out/i.test(message)) return "Redis did not answer in time";
   if (/Stream isn't writeable|enableOfflineQueue|Connection is closed|MaxRetriesPerRequest/i.test(message))
     return "Redis is not connected";

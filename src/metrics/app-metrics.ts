@@ -7,7 +7,7 @@ import { PrincipalTokens } from "./principal-tokens.js";
 import { RereadTracker } from "./reread-tracker.js";
 
 /** Tokens a tool returned: how many calls were counted and their total. */
-export interface ToolTokens {
+interface ToolTokens {
   calls: number;
   tokens: number;
 }

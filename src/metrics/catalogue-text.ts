@@ -1,3 +1,5 @@
+import { fieldOf } from "../common/guards.js";
+
 /** The parts of a listed tool a model reads (and its `_meta`, which says whether it does). */
 export interface ListedTool {
   readonly name: string;
@@ -31,6 +33,6 @@ export function catalogueText(tools: readonly ListedTool[]): string {
 
 /** False for an app-only tool: its `_meta.ui.visibility` lists who may see it, and not the model. */
 function modelVisible(tool: ListedTool): boolean {
-  const ui = tool._meta?.ui as { visibility?: unknown } | undefined;
-  return !Array.isArray(ui?.visibility) || ui.visibility.includes("model");
+  const visibility = fieldOf(tool._meta?.ui, "visibility");
+  return !Array.isArray(visibility) || visibility.includes("model");
 }

@@ -15,7 +15,7 @@ export interface PrincipalStats {
 }
 
 /** Owners kept apart; a server with more (one per anonymous session) counts the rest together. */
-export const MAX_PRINCIPALS = 1_000;
+const MAX_PRINCIPALS = 1_000;
 
 /**
  * Tokens out per principal, bounded: the first `MAX_PRINCIPALS` owners are counted apart,

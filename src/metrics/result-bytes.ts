@@ -1,3 +1,5 @@
+import { fieldOf, isObject } from "../common/guards.js";
+
 /**
  * Bytes of content a protocol result carries (`CallToolResult`, `ReadResourceResult`,
  * `GetPromptResult`): UTF-8 bytes of text, base64 characters of binary data. It walks the
@@ -14,18 +16,13 @@
  * ```
  */
 export function resultBytes(result: unknown): number {
-  if (typeof result !== "object" || result === null) return 0;
-  const { content, contents, messages, structuredContent } = result as {
-    content?: unknown;
-    contents?: unknown;
-    messages?: unknown;
-    structuredContent?: unknown;
-  };
+  if (!isObject(result)) return 0;
+  const { content, contents, messages, structuredContent } = result;
   let bytes = 0;
   if (Array.isArray(content)) for (const block of content) bytes += blockBytes(block);
   if (Array.isArray(contents)) for (const block of contents) bytes += blockBytes(block);
   if (Array.isArray(messages))
-    for (const message of messages) bytes += blockBytes((message as { content?: unknown } | null)?.content);
+    for (const message of messages) bytes += blockBytes(fieldOf(message, "content"));
   return bytes + chunkBytes(structuredContent, content);
 }
 
@@ -38,19 +35,19 @@ export function resultBytes(result: unknown): number {
  * search, and its one line is short.
  */
 function chunkBytes(structured: unknown, content: unknown): number {
-  if (typeof structured !== "object" || structured === null) return 0;
-  const { bytes, offset, byteCount, totalBytes } = structured as Record<string, unknown>;
+  if (!isObject(structured)) return 0;
+  const { bytes, offset, byteCount, totalBytes } = structured;
   if (typeof bytes !== "string" || bytes === "") return 0;
   if (typeof offset !== "number" || typeof byteCount !== "number" || typeof totalBytes !== "number") return 0;
   const repeated =
     Array.isArray(content) &&
-    content.some((block) => typeof block?.text === "string" && (block.text as string).includes(bytes));
+    content.some((block) => typeof block?.text === "string" && block.text.includes(bytes));
   return repeated ? 0 : bytes.length;
 }
 
 function blockBytes(block: unknown): number {
-  if (typeof block !== "object" || block === null) return 0;
-  const { text, data, blob, resource, type } = block as Record<string, unknown>;
+  if (!isObject(block)) return 0;
+  const { text, data, blob, resource, type } = block;
   if (typeof text === "string") return Buffer.byteLength(text, "utf8");
   if (typeof data === "string") return data.length; // an image or audio block, base64
   if (typeof blob === "string") return blob.length;

@@ -1,3 +1,5 @@
+import { isObject } from "../common/guards.js";
+
 /** The code the SDK answers with for a thrown error that carries none (JSON-RPC "internal error"). */
 export const INTERNAL_ERROR = -32603;
 
@@ -13,6 +15,6 @@ export const INTERNAL_ERROR = -32603;
  * ```
  */
 export function jsonRpcErrorCode(error: unknown): number {
-  const code = typeof error === "object" && error !== null ? (error as { code?: unknown }).code : undefined;
+  const code = isObject(error) ? error.code : undefined;
   return typeof code === "number" && Number.isSafeInteger(code) ? code : INTERNAL_ERROR;
 }

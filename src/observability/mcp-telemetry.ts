@@ -1,7 +1,7 @@
 import { type Counter, type Histogram, type Meter, metrics, type Tracer, trace } from "@opentelemetry/api";
 
 /** The instrumentation scope name of every span and metric frugal-mcp records. */
-export const INSTRUMENTATION_NAME = "frugal-mcp";
+const INSTRUMENTATION_NAME = "frugal-mcp";
 
 /** The bucket boundaries (seconds) the MCP conventions advise for operation durations. */
 const DURATION_BUCKETS = [0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 30, 60, 120, 300];

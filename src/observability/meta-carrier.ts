@@ -1,7 +1,7 @@
 import type { TextMapGetter } from "@opentelemetry/api";
 
 /** A request's `params._meta`, as the SDK hands it over. */
-export type MetaCarrier = Record<string, unknown>;
+type MetaCarrier = Record<string, unknown>;
 
 /**
  * Reads trace context (`traceparent`, `tracestate`, `baggage`, or whatever keys the

@@ -1,12 +1,14 @@
 import type { Cluster, ClusterOptions, Redis, RedisOptions } from "ioredis";
+import { fieldOf } from "../common/guards.js";
 import { requirePackage } from "../common/require-package.js";
 
 let ioredis: typeof import("ioredis") | undefined;
 
 /** ioredis, loaded on first use (see `createRedisClient`). */
 function loadIoredis(): typeof import("ioredis") {
-  ioredis ??= requirePackage("ioredis") as typeof import("ioredis");
-  return ioredis;
+  const module: typeof import("ioredis") = ioredis ?? requirePackage("ioredis");
+  ioredis = module;
+  return module;
 }
 
 /**
@@ -51,7 +53,7 @@ export function clusterOptions(options: RedisOptions): ClusterOptions {
 
 /** True for an ioredis Cluster client. */
 export function isCluster(client: RedisClient): client is Cluster {
-  return (client as { isCluster?: boolean }).isCluster === true;
+  return fieldOf(client, "isCluster") === true;
 }
 
 /** How a Redis-backed provider gets its connection. */

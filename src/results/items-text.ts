@@ -6,10 +6,10 @@ import { type WrittenTable, writeObjectLines, writeTable } from "./table-format.
  * How a tool's text reads: `"auto"` (a table when it costs fewer tokens than JSON), `"json"`,
  * or `"compact"` (as `"auto"`, and a flat object as `key=value` lines when they cost fewer).
  */
-export type TextMode = "auto" | "json" | "compact";
+type TextMode = "auto" | "json" | "compact";
 
 /** What choosing between a table and JSON needs: the app's counter and where counting may stop. */
-export interface TextChoice {
+interface TextChoice {
   readonly counter: TokenCounter;
   /** The call's budget (or a default): no count goes much past it, whatever the items' size. */
   readonly limit: number;

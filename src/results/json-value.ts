@@ -1,3 +1,5 @@
+import { fieldOf } from "../common/guards.js";
+
 /** A value as JSON has it: what `JSON.parse` gives back. */
 export type JsonValue = null | boolean | number | string | JsonValue[] | JsonObject;
 
@@ -38,7 +40,7 @@ export function jsonReplacer(_key: string, value: unknown): unknown {
  */
 function convert(value: unknown, key: string | number, parents: object[]): JsonValue | undefined {
   if (value !== null && (typeof value === "object" || typeof value === "bigint")) {
-    const toJSON = (value as { toJSON?: unknown }).toJSON;
+    const toJSON = fieldOf(value, "toJSON");
     if (typeof toJSON === "function") value = toJSON.call(value, String(key));
   }
   switch (typeof value) {

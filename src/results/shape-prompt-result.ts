@@ -1,4 +1,5 @@
 import type { GetPromptResult, PromptMessage } from "@modelcontextprotocol/sdk/types.js";
+import { isObject } from "../common/guards.js";
 import { isContentBlock } from "./content.js";
 
 /**
@@ -25,7 +26,5 @@ function toMessage(item: unknown): PromptMessage {
 }
 
 function isGetPromptResult(value: unknown): value is GetPromptResult {
-  return (
-    typeof value === "object" && value !== null && Array.isArray((value as { messages?: unknown }).messages)
-  );
+  return isObject(value) && Array.isArray(value.messages);
 }

@@ -1,4 +1,5 @@
 import type { ReadResourceResult } from "@modelcontextprotocol/sdk/types.js";
+import { isObject } from "../common/guards.js";
 import { jsonReplacer } from "./shape-tool-result.js";
 
 /**
@@ -24,11 +25,8 @@ export function shapeResourceResult(
 
 function isReadResourceResult(value: unknown): value is ReadResourceResult {
   return (
-    typeof value === "object" &&
-    value !== null &&
-    Array.isArray((value as { contents?: unknown }).contents) &&
-    (value as { contents: unknown[] }).contents.every(
-      (c) => typeof c === "object" && c !== null && typeof (c as { uri?: unknown }).uri === "string",
-    )
+    isObject(value) &&
+    Array.isArray(value.contents) &&
+    value.contents.every((c) => isObject(c) && typeof c.uri === "string")
   );
 }

@@ -73,7 +73,7 @@ async function leanObjectText(object: JsonObject, field: string | undefined, ren
 
 function isCallToolResult(value: unknown): value is CallToolResult {
   if (!isPlainObject(value)) return false;
-  const content = (value as { content?: unknown }).content;
+  const content = value.content;
   return (
     Array.isArray(content) &&
     content.every((block) => typeof block === "object" && block !== null && typeof block.type === "string")

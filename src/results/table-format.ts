@@ -189,7 +189,7 @@ export function readTable(text: string): {
   // Minified JSON is one line; a table is at least two (the header and a row).
   if (!body.includes("\n")) {
     if (split === -1 && !isJson(body)) return { items: undefined, envelope: readEnvelopeLine(body) };
-    return { items: JSON.parse(body) as JsonValue, envelope };
+    return { items: parseJson(body), envelope };
   }
   const [header = "", ...rows] = body.split("\n");
   const fields = header.split(TAB).map((cell) => String(readCell(cell)));
@@ -250,13 +250,13 @@ function readsAsItself(value: string, delimiter: string): boolean {
 
 /** What a cell reads as (see the rules above). */
 function readCell(cell: string): JsonValue {
-  if (cell.startsWith('"')) return JSON.parse(cell) as string;
+  if (cell.startsWith('"')) return parseJson(cell);
   if (cell === "null") return null;
   if (cell === "true") return true;
   if (cell === "false") return false;
   if (JSON_NUMBER.test(cell)) return Number(cell);
   const first = cell.charCodeAt(0);
-  if ((first === OPEN_BRACKET || first === OPEN_BRACE) && isJson(cell)) return JSON.parse(cell) as JsonValue;
+  if ((first === OPEN_BRACKET || first === OPEN_BRACE) && isJson(cell)) return parseJson(cell);
   return cell;
 }
 
@@ -309,4 +309,9 @@ function hasExactly(item: JsonObject, fields: readonly string[]): boolean {
   if (count !== fields.length) return false;
   for (const field of fields) if (!Object.hasOwn(item, field)) return false;
   return true;
+}
+
+/** Text already checked to be JSON (or a quoted cell), read back as the value it writes. */
+function parseJson(text: string): JsonValue {
+  return JSON.parse(text);
 }

@@ -1,3 +1,5 @@
+import { fieldOf } from "../common/guards.js";
+
 /** Marks an object whose tool result carries a given text instead of the object's JSON. */
 const TOOL_TEXT = Symbol.for("frugal-mcp.tool-text");
 
@@ -20,7 +22,7 @@ export function withToolText<T extends object>(value: T, text: string): T {
 /** The text `withToolText` gave a value, or undefined. */
 export function toolTextOf(value: unknown): string | undefined {
   if (typeof value !== "object" || value === null) return undefined;
-  const text = (value as { [TOOL_TEXT]?: unknown })[TOOL_TEXT];
+  const text = fieldOf(value, TOOL_TEXT);
   return typeof text === "string" ? text : undefined;
 }
 

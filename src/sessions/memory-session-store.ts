@@ -86,7 +86,7 @@ export class MemorySessionStore implements SessionStore {
 }
 
 /** `record` with `change` applied. */
-export function applyChange(record: SessionRecord, change: SessionChange): SessionRecord {
+function applyChange(record: SessionRecord, change: SessionChange): SessionRecord {
   let subscriptions = record.subscriptions;
   if (change.subscribe !== undefined && !subscriptions.includes(change.subscribe))
     subscriptions = [...subscriptions, change.subscribe];

@@ -235,7 +235,7 @@ export class FileStorage implements ResourceStorage {
 
   /** Every blob of `id`, whatever its version (when the metadata could not say which). */
   private async removeAllBlobs(id: string): Promise<void> {
-    const names = await this.names().catch(() => [] as string[]);
+    const names = await this.names().catch((): string[] => []);
     for (const name of names) {
       if (BLOB_FILE.exec(name)?.[1] === id) await this.unlinkQuietly(join(this.dir, name));
     }

@@ -7,7 +7,7 @@ export interface MemoryStorageOptions {
 }
 
 /** `MemoryStorage`'s cap when none is given: 256 MiB. */
-export const DEFAULT_MEMORY_STORAGE_BYTES = 256 * 1024 * 1024;
+const DEFAULT_MEMORY_STORAGE_BYTES = 256 * 1024 * 1024;
 
 interface Stored {
   meta: StoredResourceMeta;

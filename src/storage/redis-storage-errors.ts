@@ -1,4 +1,6 @@
 // What RedisStorage says when Redis fails, and the small conversions around its commands.
+
+import { fieldOf } from "../common/guards.js";
 import { isResourceId } from "./resource-id.js";
 import { StorageError, VersionConflictError } from "./storage.js";
 
@@ -39,7 +41,7 @@ export function escapeGlob(text: string): string {
 /** A reason safe to show a client (no URL, no credentials). */
 export function describe(error: unknown): string {
   if (error instanceof StorageError) return error.message;
-  const message = (error as Error | null)?.message ?? String(error);
+  const message = String(fieldOf(error, "message") ?? error);
   if (/timed out/i.test(message)) return "Redis did not answer in time";
   if (/OOM/.test(message)) return "Redis is out of memory";
   if (/Stream isn't writeable|enableOfflineQueue|Connection is closed/i.test(message))

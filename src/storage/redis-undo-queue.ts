@@ -22,7 +22,7 @@ export interface PendingUndo {
 }
 
 /** Where `RedisStorage` keeps a resource's keys. */
-export interface RedisStorageKeys {
+interface RedisStorageKeys {
   metaKey(id: string): string;
   blobKey(id: string, version: number, part: StoragePart): string;
 }

@@ -1,3 +1,4 @@
+import { fieldOf } from "../common/guards.js";
 import type { RedisConnection } from "../redis/redis-connection.js";
 import {
   type SharedUsage,
@@ -147,7 +148,9 @@ export class RedisUsage implements SharedUsage {
     try {
       all = await this.connection.client.hgetall(this.keys[0]);
     } catch (error) {
-      throw new StorageError(`redis storage: reading the usage ledger failed (${(error as Error).message})`);
+      throw new StorageError(
+        `redis storage: reading the usage ledger failed (${String(fieldOf(error, "message"))})`,
+      );
     }
     const records: UsageRecord[] = [];
     for (const [id, raw] of Object.entries(all)) {
@@ -166,7 +169,9 @@ export class RedisUsage implements SharedUsage {
     try {
       return await this.connection.client.eval(script, 4, ...this.keys, ...args);
     } catch (error) {
-      throw new StorageError(`redis storage: ${what} failed (${(error as Error).message.split("\n")[0]})`);
+      throw new StorageError(
+        `redis storage: ${what} failed (${String(fieldOf(error, "message")).split("\n")[0]})`,
+      );
     }
   }
 }

@@ -1,3 +1,4 @@
+import { fieldOf } from "../common/guards.js";
 import { StorageError, type StoredResourceMeta } from "./storage.js";
 import { parseStoredMeta } from "./stored-meta.js";
 
@@ -23,19 +24,14 @@ export function parseMeta(id: string, text: string): StoredResourceMeta {
   return meta;
 }
 
-interface AwsError {
-  name?: string;
-  Code?: string;
-  $metadata?: { httpStatusCode?: number };
-}
-
 function statusOf(error: unknown): number | undefined {
-  return (error as AwsError | undefined)?.$metadata?.httpStatusCode;
+  const status = fieldOf(fieldOf(error, "$metadata"), "httpStatusCode");
+  return typeof status === "number" ? status : undefined;
 }
 
 function codeOf(error: unknown): string | undefined {
-  const e = error as AwsError | undefined;
-  return e?.Code ?? e?.name;
+  const code = fieldOf(error, "Code") ?? fieldOf(error, "name");
+  return typeof code === "string" ? code : undefined;
 }
 
 /** The object is missing (a missing bucket is a configuration error, not this). */

@@ -1,4 +1,5 @@
 import type * as S3 from "@aws-sdk/client-s3";
+import { fieldOf } from "../common/guards.js";
 import { isResourceId } from "./resource-id.js";
 import {
   CorruptMetaError,
@@ -140,9 +141,7 @@ export class S3Storage implements ResourceStorage {
     const { sdk, client } = await this.connect();
     let text: string;
     try {
-      const output = (await client.send(
-        new sdk.GetObjectCommand({ Bucket: this.bucket, Key: key }),
-      )) as S3.GetObjectCommandOutput;
+      const output = await getObject(client, new sdk.GetObjectCommand({ Bucket: this.bucket, Key: key }));
       text = (await output.Body?.transformToString("utf8")) ?? "";
     } catch (error) {
       if (isNotFound(error)) return undefined;
@@ -167,9 +166,10 @@ export class S3Storage implements ResourceStorage {
     const { sdk, client } = await this.connect();
     let output: S3.GetObjectCommandOutput;
     try {
-      output = (await client.send(
+      output = await getObject(
+        client,
         new sdk.GetObjectCommand({ Bucket: this.bucket, Key: key, Range: `bytes=${start}-${end - 1}` }),
-      )) as S3.GetObjectCommandOutput;
+      );
     } catch (error) {
       if (isNotFound(error)) {
         throw new StorageError(
@@ -182,7 +182,8 @@ export class S3Storage implements ResourceStorage {
     }
     if (output.ContentLength !== undefined && output.ContentLength > end - start) {
       // The server ignored the Range header: do not download the whole blob.
-      (output.Body as { destroy?(): void } | undefined)?.destroy?.();
+      const destroy = fieldOf(output.Body, "destroy");
+      if (typeof destroy === "function") destroy.call(output.Body);
       throw new StorageError("the S3 server ignored a ranged read; it must support Range requests");
     }
     const bytes = (await output.Body?.transformToByteArray()) ?? new Uint8Array(0);
@@ -204,8 +205,9 @@ export class S3Storage implements ResourceStorage {
     const { sdk, client } = await this.connect();
     let token: string | undefined;
     do {
-      const page = (await this.call("list resources", () =>
-        client.send(
+      const page = await this.call("list resources", () =>
+        listObjects(
+          client,
           new sdk.ListObjectsV2Command({
             Bucket: this.bucket,
             Prefix: this.prefix,
@@ -213,7 +215,7 @@ export class S3Storage implements ResourceStorage {
             ...(token === undefined ? {} : { ContinuationToken: token }),
           }),
         ),
-      )) as S3.ListObjectsV2CommandOutput;
+      );
       const ids: string[] = [];
       for (const object of page.Contents ?? []) {
         const id = this.idOfMetaKey(object.Key);
@@ -282,15 +284,16 @@ export class S3Storage implements ResourceStorage {
     const keys: string[] = [];
     let token: string | undefined;
     do {
-      const page = (await this.call("list the resource's objects", () =>
-        client.send(
+      const page = await this.call("list the resource's objects", () =>
+        listObjects(
+          client,
           new sdk.ListObjectsV2Command({
             Bucket: this.bucket,
             Prefix: base,
             ...(token === undefined ? {} : { ContinuationToken: token }),
           }),
         ),
-      )) as S3.ListObjectsV2CommandOutput;
+      );
       for (const object of page.Contents ?? []) if (object.Key) keys.push(object.Key);
       token = page.IsTruncated ? page.NextContinuationToken : undefined;
     } while (token !== undefined);
@@ -318,4 +321,17 @@ export class S3Storage implements ResourceStorage {
       throw storageError(what, error);
     }
   }
+}
+
+/** A GetObject through `S3ClientLike`, which types every answer as `unknown`: the SDK answers with its output. */
+function getObject(client: S3ClientLike, command: S3.GetObjectCommand): Promise<S3.GetObjectCommandOutput> {
+  return client.send(command) as Promise<S3.GetObjectCommandOutput>;
+}
+
+/** A ListObjectsV2 through `S3ClientLike` (see `getObject`). */
+function listObjects(
+  client: S3ClientLike,
+  command: S3.ListObjectsV2Command,
+): Promise<S3.ListObjectsV2CommandOutput> {
+  return client.send(command) as Promise<S3.ListObjectsV2CommandOutput>;
 }

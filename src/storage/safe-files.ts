@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { constants } from "node:fs";
 import { type FileHandle, open, realpath, rename, unlink } from "node:fs/promises";
 import { join } from "node:path";
+import { fieldOf } from "../common/guards.js";
 import { StorageError } from "./storage.js";
 
 // File operations of FileStorage that keep it inside its directory: atomic writes,
@@ -88,7 +89,8 @@ export async function openFile(
 
 /** The errno code of a file system error. */
 export function codeOf(error: unknown): string {
-  return (error as NodeJS.ErrnoException | null)?.code ?? "unknown error";
+  const code = fieldOf(error, "code");
+  return typeof code === "string" ? code : "unknown error";
 }
 
 /** A reason safe to show a client: an errno code in words, never a path. */

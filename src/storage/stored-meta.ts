@@ -15,7 +15,7 @@ export function parseStoredMeta(text: string, id: string): StoredResourceMeta | 
   }
   if (typeof value !== "object" || value === null) return undefined;
   const m = value as Record<string, unknown>;
-  const count = (x: unknown) => typeof x === "number" && Number.isSafeInteger(x) && x >= 0;
+  const count = (x: unknown): x is number => typeof x === "number" && Number.isSafeInteger(x) && x >= 0;
   const valid =
     m.id === id &&
     typeof m.uri === "string" &&
@@ -29,7 +29,7 @@ export function parseStoredMeta(text: string, id: string): StoredResourceMeta | 
     count(m.size) &&
     count(m.total) &&
     count(m.version) &&
-    (m.version as number) >= 1 &&
+    m.version >= 1 &&
     typeof m.createdAt === "number" &&
     typeof m.expiresAt === "number";
   return valid ? (value as StoredResourceMeta) : undefined;

@@ -1,3 +1,4 @@
+import { fieldOf } from "../common/guards.js";
 import type { ListedTool } from "../metrics/catalogue-text.js";
 
 /** What `catalogueOf` needs of a client: an SDK `Client` (1.x or v2) or a `TestClient`. */
@@ -19,7 +20,7 @@ const MAX_PAGES = 1_000;
  * ```
  */
 export async function catalogueOf(client: ToolLister): Promise<ListedTool[]> {
-  if (typeof (client as Partial<ToolLister> | null)?.listTools !== "function") {
+  if (typeof fieldOf(client, "listTools") !== "function") {
     throw new TypeError(
       "catalogueOf takes a connected MCP client (an object with listTools), such as createTestClient's",
     );

@@ -66,5 +66,5 @@ export async function createTestClient(
     await Promise.allSettled(clients.map((c) => SdkClient.prototype.close.call(c)));
     await app.close();
   };
-  return Object.assign(client, { client, app, connect, close: closeAll }) as TestClient;
+  return Object.assign(client, { client, app, connect, close: closeAll });
 }

@@ -1,5 +1,6 @@
 import { readableParts } from "../budget/count-result.js";
-import { catalogueText, type ListedTool } from "../metrics/catalogue-text.js";
+import { fieldOf, isObject } from "../common/guards.js";
+import { catalogueText } from "../metrics/catalogue-text.js";
 import { BpeTokenCounter } from "../tokenizer/bpe-token-counter.js";
 
 // One o200k counter for every test of a process: its tables load once, on first use.
@@ -30,15 +31,15 @@ let counter: BpeTokenCounter | undefined;
  */
 export function tokensOf(result: unknown): number {
   counter ??= new BpeTokenCounter();
-  const tokens = (text: string) =>
-    (counter as BpeTokenCounter).countSync(text, Number.MAX_SAFE_INTEGER).tokens;
+  const bpe = counter;
+  const tokens = (text: string) => bpe.countSync(text, Number.MAX_SAFE_INTEGER).tokens;
   if (typeof result === "string") return tokens(result);
-  const tools = Array.isArray(result) ? result : (result as { tools?: unknown } | null)?.tools;
+  const tools = Array.isArray(result) ? result : fieldOf(result, "tools");
   if (Array.isArray(tools)) {
-    const bad = tools.findIndex((tool) => typeof (tool as ListedTool | null)?.name !== "string");
+    const bad = tools.findIndex((tool) => typeof fieldOf(tool, "name") !== "string");
     if (bad !== -1)
       throw new TypeError(`tokensOf: tool ${bad} of the list has no name; pass a tools/list answer`);
-    return tokens(catalogueText(tools as ListedTool[]));
+    return tokens(catalogueText(tools));
   }
   if (isResult(result)) {
     let total = 0;
@@ -51,8 +52,8 @@ export function tokensOf(result: unknown): number {
 }
 
 function isResult(value: unknown): boolean {
-  if (typeof value !== "object" || value === null) return false;
-  const { content, contents, messages } = value as Record<string, unknown>;
+  if (!isObject(value)) return false;
+  const { content, contents, messages } = value;
   return Array.isArray(content) || Array.isArray(contents) || Array.isArray(messages);
 }
 

@@ -1,4 +1,4 @@
-import { CompactBpe } from "./compact-bpe.js";
+import { CompactBpe, deleteOldest } from "./compact-bpe.js";
 import type { TokenCount, TokenCounter } from "./token-counter.js";
 
 /** Encodings of gpt-tokenizer that `BpeTokenCounter` can load. */
@@ -116,7 +116,7 @@ export class BpeTokenCounter implements TokenCounter {
     if (known !== undefined) return known;
     const tokens = (this.encoder as CompactBpe).count(breakLongRuns(text));
     if (memoable) {
-      if (this.memo.size >= MEMO_ENTRIES) this.memo.delete(this.memo.keys().next().value as string);
+      if (this.memo.size >= MEMO_ENTRIES) deleteOldest(this.memo);
       this.memo.set(text, tokens);
     }
     return tokens;

@@ -9,7 +9,7 @@ interface SplitConstants {
 }
 
 /** Encodings whose vocabulary `CompactBpe` reads from gpt-tokenizer's data files. */
-export type CompactEncoding = "o200k_base" | "cl100k_base";
+type CompactEncoding = "o200k_base" | "cl100k_base";
 
 const NO_RANK = 0x7fffffff;
 // Pre-tokens whose counts are kept (first in, first out; up to 64 characters each): a few
@@ -81,7 +81,7 @@ export class CompactBpe {
    */
   static loadSync(encoding: CompactEncoding): CompactBpe {
     const data = readFileSync(requirePackage.resolve(`gpt-tokenizer/data/${encoding}.tiktoken`));
-    const constants = requirePackage("gpt-tokenizer/encodingParams/constants") as SplitConstants;
+    const constants: SplitConstants = requirePackage("gpt-tokenizer/encodingParams/constants");
     return CompactBpe.from(encoding, data, constants);
   }
 
@@ -115,7 +115,7 @@ export class CompactBpe {
     if (known !== undefined) return known;
     const tokens = this.encodePiece(piece);
     if (piece.length <= RECENT_MAX_CHARS) {
-      if (this.recent.size >= RECENT_PIECES) this.recent.delete(this.recent.keys().next().value as string);
+      if (this.recent.size >= RECENT_PIECES) deleteOldest(this.recent);
       this.recent.set(piece, tokens);
     }
     return tokens;
@@ -229,4 +229,12 @@ function hashTable(vocabulary: Uint8Array, offsets: Uint32Array): Int32Array {
     table[slot] = rank + 1;
   }
   return table;
+}
+
+/** Forgets the entry put in first (a Map iterates in insertion order): the memo's eviction. */
+export function deleteOldest(map: Map<string, number>): void {
+  for (const oldest of map.keys()) {
+    map.delete(oldest);
+    return;
+  }
 }

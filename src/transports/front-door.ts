@@ -1,4 +1,5 @@
 import type { ServerResponse } from "node:http";
+import { fieldOf } from "../common/guards.js";
 import { type AuthenticatedRequest, authenticateRequest } from "./authenticate.js";
 import { rejectForeignHost } from "./host-guard.js";
 import type { HttpHandler, HttpHandlerOptions } from "./http-handler.js";
@@ -126,7 +127,7 @@ async function readJson(
       res,
       400,
       -32700,
-      `Parse error: the request body is not valid JSON (${(error as Error).message})`,
+      `Parse error: the request body is not valid JSON (${String(fieldOf(error, "message"))})`,
     );
     return { ok: false };
   }
@@ -134,5 +135,5 @@ async function readJson(
 
 /** Whether the client closed the connection before the answer (a hang-up mid-body). */
 function clientGone(req: AuthenticatedRequest, res: ServerResponse): boolean {
-  return req.destroyed || res.destroyed || (req as { aborted?: boolean }).aborted === true;
+  return req.destroyed || res.destroyed || fieldOf(req, "aborted") === true;
 }

@@ -1,3 +1,5 @@
+import { isObject } from "../common/guards.js";
+
 /**
  * Why a parsed HTTP body is no JSON-RPC message or batch, naming the field, or `undefined`.
  * The SDKs answer such a body with a bare "not a valid JSON-RPC message"; the front door says
@@ -21,9 +23,9 @@ export function envelopeProblem(body: unknown): string | undefined {
 }
 
 function messageProblem(message: unknown, where: string): string | undefined {
-  if (message === null || typeof message !== "object" || Array.isArray(message))
+  if (!isObject(message) || Array.isArray(message))
     return `${where} must be a JSON-RPC message (an object), not ${kindOf(message)}`;
-  const { jsonrpc, method, id } = message as Record<string, unknown>;
+  const { jsonrpc, method, id } = message;
   const at = where === "the body" ? "" : ` (${where})`;
   if (jsonrpc !== "2.0") return `\`jsonrpc\` must be "2.0", not ${show(jsonrpc)}${at}`;
   if ("method" in message && typeof method !== "string")

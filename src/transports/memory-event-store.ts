@@ -1,5 +1,6 @@
 import type { EventId, EventStore, StreamId } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import { asMessage } from "../sdk/sdk1-adapter.js";
 
 /** Default most bytes one session's store keeps (16 MiB). */
 export const DEFAULT_EVENT_STORE_MAX_BYTES = 16 * 1024 * 1024;
@@ -137,7 +138,10 @@ export class MemoryEventStore implements EventStore {
       this.streams.delete(streamId);
     } else {
       if (this.streams.size >= this.maxStreams)
-        this.forgetStream(this.streams.keys().next().value as StreamId);
+        for (const oldest of this.streams.keys()) {
+          this.forgetStream(oldest);
+          break;
+        }
       stream = { ids: new Set(), droppedUpTo: 0 };
     }
     this.streams.set(streamId, stream);
@@ -157,7 +161,11 @@ export class MemoryEventStore implements EventStore {
     this.events.set(id, { streamId, seq, json, bytes });
     stream.ids.add(id);
     this.held += bytes;
-    if (stream.ids.size > this.maxEventsPerStream) this.drop(stream.ids.values().next().value as EventId);
+    if (stream.ids.size > this.maxEventsPerStream)
+      for (const oldest of stream.ids) {
+        this.drop(oldest);
+        break;
+      }
     while (this.held > this.maxBytes && this.evictOldest()) {}
     this.budget?.charge(bytes);
     return id;
@@ -190,7 +198,7 @@ export class MemoryEventStore implements EventStore {
       const event = this.events.get(id);
       return event && event.seq > seq ? [{ id, event }] : [];
     });
-    for (const { id, event } of after) await send(id, JSON.parse(event.json) as JSONRPCMessage);
+    for (const { id, event } of after) await send(id, asMessage(JSON.parse(event.json)));
     return streamId;
   }
 

@@ -1,3 +1,5 @@
+import { fieldOf, isObject } from "../common/guards.js";
+
 /**
  * Where the HTTP handler moves a `_meta.progressToken` that is neither a string nor an
  * integer, so the request reaches the app (which answers it `-32602`) instead of failing
@@ -17,12 +19,11 @@ export const QUARANTINED_PROGRESS_TOKEN = "frugal/invalidProgressToken";
  */
 export function quarantineProgressTokens(body: unknown): void {
   for (const message of Array.isArray(body) ? body : [body]) {
-    const meta = (message as { params?: { _meta?: unknown } } | null)?.params?._meta;
-    if (meta === null || typeof meta !== "object" || !Object.hasOwn(meta, "progressToken")) continue;
-    const token = (meta as { progressToken?: unknown }).progressToken;
+    const meta = fieldOf(fieldOf(message, "params"), "_meta");
+    if (!isObject(meta) || !Object.hasOwn(meta, "progressToken")) continue;
+    const token = meta.progressToken;
     if (typeof token === "string" || Number.isSafeInteger(token)) continue;
-    const held = meta as Record<string, unknown>;
-    delete held.progressToken;
-    held[QUARANTINED_PROGRESS_TOKEN] = token;
+    delete meta.progressToken;
+    meta[QUARANTINED_PROGRESS_TOKEN] = token;
   }
 }

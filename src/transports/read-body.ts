@@ -12,13 +12,14 @@ export async function readBody(req: IncomingMessage, maxBytes: number): Promise<
   if (Number.isFinite(declared) && declared > maxBytes) throw new BodyTooLargeError();
   const chunks: Buffer[] = [];
   let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
+  for await (const read of req) {
+    const chunk: Buffer = read;
+    size += chunk.length;
     if (size > maxBytes) {
       req.resume();
       throw new BodyTooLargeError();
     }
-    chunks.push(chunk as Buffer);
+    chunks.push(chunk);
   }
   return Buffer.concat(chunks).toString("utf8");
 }

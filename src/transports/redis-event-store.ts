@@ -8,6 +8,7 @@ import {
   type RedisConnectionOptions,
   redisConnection,
 } from "../redis/redis-connection.js";
+import { asMessage } from "../sdk/sdk1-adapter.js";
 import { compareEntryIds, parseEventId } from "./event-ids.js";
 
 /** Default `maxBytesPerStream`: 4 MiB. */
@@ -230,7 +231,7 @@ export class RedisEventStore implements EventStore {
       if (fields[0] !== "m") continue;
       const json = fields[1] ?? "";
       if (json === END_JSON) return { ended: true, last };
-      await send(`${streamId}|${id}`, JSON.parse(json) as JSONRPCMessage);
+      await send(`${streamId}|${id}`, asMessage(JSON.parse(json)));
     }
     return { ended: false, last };
   }
@@ -254,7 +255,7 @@ export class RedisEventStore implements EventStore {
 }
 
 /** What `endStream` stores: a notification no client would ever receive, never replayed. */
-const END_MARK = { jsonrpc: "2.0", method: "frugal/stream-end" } as JSONRPCMessage;
+const END_MARK: JSONRPCMessage = { jsonrpc: "2.0", method: "frugal/stream-end" };
 const END_JSON = JSON.stringify(END_MARK);
 
 function positive(name: string, value: number): number {

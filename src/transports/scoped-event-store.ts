@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import type { EventId, EventStore, StreamId } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import { isObject } from "../common/guards.js";
 import type { FollowEnd } from "./redis-event-store.js";
 
 /**
@@ -32,10 +33,9 @@ export interface SharedEventStore extends EventStore {
 
 /** Whether `store` is an event store object that can be shared (not a per-session factory). */
 export function isSharedEventStore(store: unknown): store is SharedEventStore {
-  const candidate = store as Partial<SharedEventStore> | undefined;
+  const candidate = store;
   return (
-    typeof candidate === "object" &&
-    candidate !== null &&
+    isObject(candidate) &&
     typeof candidate.storeEvent === "function" &&
     typeof candidate.follow === "function" &&
     typeof candidate.endStream === "function" &&

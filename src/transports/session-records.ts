@@ -1,6 +1,4 @@
 import {
-  type ClientCapabilities,
-  type Implementation,
   isInitializeRequest,
   LATEST_PROTOCOL_VERSION,
   SUPPORTED_PROTOCOL_VERSIONS,
@@ -42,15 +40,7 @@ export function outageLog(logger: Logger): (what: string, error: unknown) => voi
  */
 export function initialRecord(id: string, body: unknown, principal: string | undefined): SessionRecord {
   const messages = Array.isArray(body) ? body : [body];
-  const initialize = messages.find((m) => isInitializeRequest(m)) as
-    | {
-        params: {
-          protocolVersion: string;
-          capabilities: ClientCapabilities;
-          clientInfo: Implementation;
-        };
-      }
-    | undefined;
+  const initialize = messages.find((m) => isInitializeRequest(m));
   const requested = initialize?.params.protocolVersion ?? LATEST_PROTOCOL_VERSION;
   return {
     id,

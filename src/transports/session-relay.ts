@@ -1,7 +1,9 @@
 import { randomBytes } from "node:crypto";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage, RequestId } from "@modelcontextprotocol/sdk/types.js";
+import { fieldOf, isRequestId } from "../common/guards.js";
 import type { Logger } from "../logging/logger.js";
+import { asMessage } from "../sdk/sdk1-adapter.js";
 import type { SessionStore } from "../sessions/session-store.js";
 
 /** A shared store that carries messages between instances. */
@@ -158,7 +160,7 @@ export class SessionRelay {
     if (!isAnswer(message) || typeof message.id !== "string") return message;
     const target = decode(message.id);
     if (!target) return message;
-    if (target.instance === this.instanceId) return { ...message, id: target.id } as JSONRPCMessage;
+    if (target.instance === this.instanceId) return asMessage({ ...message, id: target.id });
     this.relayed++;
     const answer: Relayed = { k: "a", s: sessionId, m: message };
     this.store.publish(`instance:${target.instance}`, JSON.stringify(answer)).catch((error: unknown) => {
@@ -196,7 +198,7 @@ export class SessionRelay {
     }
     const target = isAnswer(message) && typeof message.id === "string" ? decode(message.id) : undefined;
     if (!target || target.instance !== this.instanceId) return;
-    attached.answer({ ...message, id: target.id } as JSONRPCMessage);
+    attached.answer(asMessage({ ...message, id: target.id }));
   }
 }
 
@@ -214,8 +216,8 @@ function outgoing(message: JSONRPCMessage, instance: string): JSONRPCMessage {
   if (!("method" in message)) return message;
   if ("id" in message) return { ...message, id: encode(instance, message.id) };
   if (message.method === "notifications/cancelled" && message.params) {
-    const requestId = (message.params as { requestId?: RequestId }).requestId;
-    if (requestId !== undefined)
+    const requestId = fieldOf(message.params, "requestId");
+    if (isRequestId(requestId))
       return { ...message, params: { ...message.params, requestId: encode(instance, requestId) } };
   }
   return message;

@@ -254,7 +254,7 @@ export function createSessionRouter(app: SessionHost, options: HttpHandlerOption
     // Watch for the answer to `initialize`: an error answer opens no session either.
     const send = transport.send.bind(transport);
     transport.send = (message: JSONRPCMessage, sendOptions) => {
-      if ("id" in message && initIds.has(message.id as RequestId)) {
+      if ("id" in message && message.id !== undefined && initIds.has(message.id)) {
         if ("result" in message) answer = "result";
         else if ("error" in message) answer = "error";
       }

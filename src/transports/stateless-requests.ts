@@ -100,7 +100,8 @@ export class StatelessRequests {
     transport.send = async (message, options) => {
       await send(message, options);
       const answered = "id" in message && ("result" in message || "error" in message);
-      if (!answered || !unanswered.delete(message.id as RequestId) || unanswered.size > 0) return;
+      if (!answered || message.id === undefined || !unanswered.delete(message.id) || unanswered.size > 0)
+        return;
       // Followers of this stream on other instances stop at the mark.
       if (resumable()) {
         await view?.endStreams(STANDALONE_STREAM).catch((error: unknown) => {
@@ -144,6 +145,6 @@ function methodNotAllowed(res: ServerResponse, message: string): void {
 function requestIdsOf(body: unknown): RequestId[] {
   const messages = Array.isArray(body) ? body : [body];
   return messages.flatMap((m) =>
-    typeof m === "object" && m !== null && "method" in m && "id" in m ? [(m as { id: RequestId }).id] : [],
+    typeof m === "object" && m !== null && "method" in m && "id" in m ? [m.id] : [],
   );
 }

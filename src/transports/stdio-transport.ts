@@ -1,7 +1,9 @@
 import { serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { type JSONRPCMessage, JSONRPCMessageSchema } from "@modelcontextprotocol/sdk/types.js";
+import { fieldOf } from "../common/guards.js";
 import type { Logger } from "../logging/logger.js";
+import { asMessage } from "../sdk/sdk1-adapter.js";
 import { quarantineProgressTokens } from "./progress-token.js";
 
 /** Longest stdio line read, in bytes (10 MiB, as the SDK's own stdio transport). */
@@ -146,11 +148,13 @@ export class StdioTransport implements Transport {
 
   /** Answers a line that is no message (no answer is owed to a response the client sent). */
   private answerInvalid(code: number, message: string, id?: string | number): void {
-    void this.send({
-      jsonrpc: "2.0",
-      ...(id === undefined ? {} : { id }),
-      error: { code, message },
-    } as JSONRPCMessage).catch(() => {});
+    void this.send(
+      asMessage({
+        jsonrpc: "2.0",
+        ...(id === undefined ? {} : { id }),
+        error: { code, message },
+      }),
+    ).catch(() => {});
   }
 
   private refuse(skipped: { head: Buffer; tail: Buffer; size: number }): void {
@@ -192,6 +196,6 @@ function requestId(head: string, tail: string): string | number | undefined {
 /** The id of an invalid message when it is one a request may have (a string or an integer). */
 function validId(message: unknown): string | number | undefined {
   if (message === null || typeof message !== "object" || Array.isArray(message)) return undefined;
-  const id = (message as { id?: unknown }).id;
-  return typeof id === "string" || Number.isSafeInteger(id) ? (id as string | number) : undefined;
+  const id = fieldOf(message, "id");
+  return typeof id === "string" || (typeof id === "number" && Number.isSafeInteger(id)) ? id : undefined;
 }

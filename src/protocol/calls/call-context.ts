@@ -31,17 +31,6 @@ import { envelopeOf } from "./request-envelope.js";
 /** The SDK's per-request extra, as the low-level server hands it to a handler. */
 export type RequestExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
-const LEVELS: LoggingLevel[] = [
-  "debug",
-  "info",
-  "notice",
-  "warning",
-  "error",
-  "critical",
-  "alert",
-  "emergency",
-];
-
 /** The `meta` of a request that sent none: one frozen object, not one per read. */
 const NO_META: Readonly<Record<string, unknown>> = Object.freeze({});
 
@@ -170,7 +159,7 @@ export class CallContext implements ToolContext {
       return controller;
     }
     const onAbort = (event: Event) => {
-      controller.abort((event.target as AbortSignal).reason);
+      controller.abort(event.target instanceof AbortSignal ? event.target.reason : undefined);
       this.release();
     };
     for (const source of sources) source.addEventListener("abort", onAbort, { once: true });
@@ -190,10 +179,24 @@ export class CallContext implements ToolContext {
   }
 
   get log(): McpLog {
-    this.logger ??= Object.fromEntries(
-      LEVELS.map((level) => [level, (message: string, data?: unknown) => this.sendLog(level, message, data)]),
-    ) as McpLog;
+    this.logger ??= this.newLog();
     return this.logger;
+  }
+
+  /** One method per level, made on the first `ctx.log` of the call. */
+  private newLog(): McpLog {
+    const at = (level: LoggingLevel) => (message: string, data?: unknown) =>
+      this.sendLog(level, message, data);
+    return {
+      debug: at("debug"),
+      info: at("info"),
+      notice: at("notice"),
+      warning: at("warning"),
+      error: at("error"),
+      critical: at("critical"),
+      alert: at("alert"),
+      emergency: at("emergency"),
+    };
   }
 
   closeSSEStream(): boolean {

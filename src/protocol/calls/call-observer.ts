@@ -10,6 +10,7 @@ import {
 } from "@opentelemetry/api";
 import type { Registry } from "../../builder/registry.js";
 import { CACHE_HIT, CACHE_MISS } from "../../cache/cache.stage.js";
+import { fieldOf } from "../../common/guards.js";
 import { SPILLED } from "../../ephemeral/spill.stage.js";
 import type { AppMetrics } from "../../metrics/app-metrics.js";
 import { resultBytes } from "../../metrics/result-bytes.js";
@@ -244,6 +245,6 @@ function noop(): void {}
 
 /** The status description of an `isError` result: its first text, cut short. */
 function errorText(result: unknown): string {
-  const first = (result as { content?: Array<{ text?: unknown }> }).content?.[0]?.text;
+  const first = fieldOf(fieldOf(fieldOf(result, "content"), 0), "text");
   return typeof first === "string" ? first.slice(0, 200) : "tool error";
 }

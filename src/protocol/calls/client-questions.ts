@@ -1,3 +1,4 @@
+import { fieldOf } from "../../common/guards.js";
 import { envelopeOf } from "./request-envelope.js";
 
 /**
@@ -19,6 +20,6 @@ export function isReplayed(extra: object): boolean {
 
 /** The question key named in a request's options, if any. */
 export function inputKeyOf(options: unknown): string | undefined {
-  const key = (options as Record<string, unknown> | undefined)?.[INPUT_KEY_OPTION];
+  const key = fieldOf(options, INPUT_KEY_OPTION);
   return typeof key === "string" ? key : undefined;
 }

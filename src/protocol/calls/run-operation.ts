@@ -4,6 +4,7 @@ import { EphemeralResources } from "../../ephemeral/ephemeral-resources.js";
 import { type CallState, newInvocation } from "../../pipeline/invocation.js";
 import { type OperationDefinition, operationName } from "../../pipeline/operation.js";
 import { runInterceptors } from "../../pipeline/stages/interceptors.stage.js";
+import { asReadResult } from "../../sdk/sdk1-adapter.js";
 import type { AppRuntime } from "../app-runtime.js";
 import type { Session } from "../session.js";
 import { CallContext, type RequestExtra } from "./call-context.js";
@@ -37,7 +38,7 @@ export function operationRunner(runtime: AppRuntime, observer: CallObserver): Ru
     const call = { session, extra, owner, uri, args, outcome: invocation.outcome };
     const forget = () => {
       session.inFlight.delete(pending);
-      (invocation.ctx as CallContext).release();
+      if (invocation.ctx instanceof CallContext) invocation.ctx.release();
     };
     const execute = () => operation.execute(invocation);
     const pending = observer.observe(observer.probe(definition), call, execute, forget);
@@ -80,7 +81,7 @@ export function storedReadRunner(runtime: AppRuntime, observer: CallObserver): R
       method: "read",
     });
     try {
-      return (await runInterceptors(chain, call, () => read(owner))) as ReadResourceResult;
+      return asReadResult(await runInterceptors(chain, call, () => read(owner)));
     } finally {
       ctx.release();
     }
@@ -89,8 +90,6 @@ export function storedReadRunner(runtime: AppRuntime, observer: CallObserver): R
     const owner = ownerOf(runtime, session, extra);
     const call = { session, extra, owner, uri, args: undefined, outcome: undefined };
     const probe = observer.storedProbe(uri);
-    return observer.observe(probe, call, () =>
-      guarded(session, extra, uri, owner, read),
-    ) as Promise<ReadResourceResult>;
+    return asReadResult(await observer.observe(probe, call, () => guarded(session, extra, uri, owner, read)));
   };
 }

@@ -6,6 +6,7 @@ import { specOf } from "../../pipeline/capability.js";
 import { newInvocation } from "../../pipeline/invocation.js";
 import type { ResourceDefinition } from "../../pipeline/operation.js";
 import type { ToolContext } from "../../pipeline/tool-context.js";
+import { asReadResult } from "../../sdk/sdk1-adapter.js";
 import { CallContext } from "../calls/call-context.js";
 
 /** The declared resource that serves `uri` (an exact static URI first, then templates in order), with its variables. */
@@ -37,9 +38,9 @@ export function declaredResourceReader(registry: () => Registry): DeclaredResour
     );
     let result: ReadResourceResult;
     try {
-      result = (await found.operation.execute(invocation)) as ReadResourceResult;
+      result = asReadResult(await found.operation.execute(invocation));
     } finally {
-      (invocation.ctx as CallContext).release();
+      if (invocation.ctx instanceof CallContext) invocation.ctx.release();
     }
     const { template } = definition;
     // A paginated resource's next page is the same URI with the cursor its page answered.

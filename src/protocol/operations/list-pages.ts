@@ -1,3 +1,4 @@
+import { fieldOf } from "../../common/guards.js";
 import { invalidParams } from "../../errors/protocol-errors.js";
 
 /**
@@ -23,12 +24,15 @@ function encodeListCursor(offset: number, listName: string): string {
 
 function decodeListCursor(cursor: string, listName: string): number {
   try {
-    const decoded = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as {
-      l?: unknown;
-      o?: unknown;
-    };
-    if (decoded.l === listName && Number.isSafeInteger(decoded.o) && (decoded.o as number) >= 0) {
-      return decoded.o as number;
+    const decoded: unknown = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
+    const offset = fieldOf(decoded, "o");
+    if (
+      fieldOf(decoded, "l") === listName &&
+      typeof offset === "number" &&
+      Number.isSafeInteger(offset) &&
+      offset >= 0
+    ) {
+      return offset;
     }
   } catch {
     // fall through to the error below

@@ -1,4 +1,5 @@
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { installHandler } from "../../sdk/sdk1-adapter.js";
 import type { OperationTable } from "../operations/operation.js";
 import type { Session } from "../session.js";
 
@@ -8,5 +9,5 @@ import type { Session } from "../session.js";
  */
 export function installOperations(server: Server, session: Session, table: OperationTable): void {
   for (const { schema, handle } of table)
-    server.setRequestHandler(schema, (request, extra) => handle(session, request, extra) as never);
+    installHandler(server, schema, (request, extra) => handle(session, request, extra));
 }

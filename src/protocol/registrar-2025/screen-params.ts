@@ -1,6 +1,7 @@
 import type { JSONRPCMessage, RequestId } from "@modelcontextprotocol/sdk/types.js";
 import { nestedDeeperThan } from "../../pipeline/stages/measure-input.js";
 import { toolError } from "../../results/tool-error.js";
+import { asMessage } from "../../sdk/sdk1-adapter.js";
 import { QUARANTINED_PROGRESS_TOKEN } from "../../transports/progress-token.js";
 
 /**
@@ -65,7 +66,7 @@ export function screenParams(
     const result = toolError(
       `Invalid arguments for tool "${name}": the key \`__proto__\` is not allowed; remove it`,
     );
-    return { jsonrpc: "2.0", id, result } as JSONRPCMessage;
+    return asMessage({ jsonrpc: "2.0", id, result });
   }
   return undefined;
 }

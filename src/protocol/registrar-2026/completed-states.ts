@@ -1,14 +1,15 @@
 import { LRUCache } from "lru-cache";
+import { fieldOf } from "../../common/guards.js";
 import type { OnceRecords } from "../../common/once-records.js";
 import { invalidParams, ProtocolError } from "../../errors/protocol-errors.js";
 
 /** What a 2026-07-28 request that carried a request state answered: its result, or its error. */
-export type StateAnswer =
+type StateAnswer =
   | { readonly result: unknown }
   | { readonly error: { code: number; message: string; data?: unknown } };
 
 /** Whether this submission of a request state runs the handler, or gets the first answer again. */
-export type Completion =
+type Completion =
   | { readonly kind: "first"; settle(answer: StateAnswer): Promise<void> }
   | { readonly kind: "answered"; readonly answer: StateAnswer };
 
@@ -118,7 +119,7 @@ export function repeatedAnswer(answer: StateAnswer): unknown {
 
 /** What a thrown error answered, as the SDK sends it (`code`, `message`, `data`). */
 export function errorAnswer(error: unknown): StateAnswer {
-  const { code, message, data } = error as { code?: unknown; message?: unknown; data?: unknown };
+  const [code, message, data] = [fieldOf(error, "code"), fieldOf(error, "message"), fieldOf(error, "data")];
   return {
     error: {
       code: typeof code === "number" ? code : -32603,

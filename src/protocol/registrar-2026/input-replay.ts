@@ -9,7 +9,7 @@ import type { AppRuntime } from "../app-runtime.js";
 import { principalOwner } from "../calls/owner.js";
 
 /** One 2026-07-28 request's replay of `ctx.elicit` / `ctx.sample` / `ctx.listRoots`. */
-export interface Replay {
+interface Replay {
   /**
    * What a question sends: the answer given on an earlier round (or in this request's
    * `inputResponses`, under `key`), or a stop. `key` defaults to `frugal.<n>`.
@@ -97,7 +97,7 @@ export function inputReplay(
     const opened = openState(codec, binding, state);
     const { answers } = opened;
     let callId = opened.callId;
-    const responses = (ctx.mcpReq.inputResponses ?? {}) as Record<string, unknown>;
+    const responses: Record<string, unknown> = ctx.mcpReq.inputResponses ?? {};
     let asked = 0;
     let tooMany = false;
     let duplicate: Error | undefined;

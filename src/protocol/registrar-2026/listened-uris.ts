@@ -1,3 +1,5 @@
+import { fieldOf } from "../../common/guards.js";
+
 /**
  * The resource URIs that open 2026-07-28 `subscriptions/listen` streams asked for, counted
  * per stream: the cache invalidator notifies only URIs someone listens to, as it does for
@@ -32,11 +34,7 @@ export class ListenedUris {
 
 /** The URIs of a `subscriptions/listen` request body, or none when it is something else. */
 export function listenedUrisOf(body: unknown): string[] {
-  const message = body as {
-    method?: unknown;
-    params?: { notifications?: { resourceSubscriptions?: unknown } };
-  };
-  if (message?.method !== "subscriptions/listen") return [];
-  const uris = message.params?.notifications?.resourceSubscriptions;
+  if (fieldOf(body, "method") !== "subscriptions/listen") return [];
+  const uris = fieldOf(fieldOf(fieldOf(body, "params"), "notifications"), "resourceSubscriptions");
   return Array.isArray(uris) ? uris.filter((uri): uri is string => typeof uri === "string") : [];
 }

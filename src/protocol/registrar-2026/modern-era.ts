@@ -1,12 +1,13 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { McpHttpHandler } from "@modelcontextprotocol/server";
+import { fieldOf } from "../../common/guards.js";
 import type { AuthenticatedRequest } from "../../transports/authenticate.js";
 import type { SecondEra } from "../../transports/front-door.js";
 import { type ListenedUris, listenedUrisOf } from "./listened-uris.js";
 import type { V2Sdk } from "./v2-sdk.js";
 
 /** What the 2026-07-28 era checks before the SDK sees a request; returns the refusal to send, if any. */
-export type ModernScreen = (req: IncomingMessage, body: unknown) => ModernRefusal | undefined;
+type ModernScreen = (req: IncomingMessage, body: unknown) => ModernRefusal | undefined;
 
 /** A refusal of a 2026-07-28 request: its HTTP status and JSON-RPC error. */
 export interface ModernRefusal {
@@ -61,7 +62,7 @@ async function claims(sdk: V2Sdk, req: IncomingMessage, body: unknown): Promise<
 }
 
 function refuse(res: ServerResponse, refusal: ModernRefusal, body: unknown): void {
-  const id = (body as { id?: unknown } | null)?.id ?? null;
+  const id = fieldOf(body, "id") ?? null;
   const error = {
     code: refusal.code,
     message: refusal.message,

@@ -1,4 +1,5 @@
 import type { IncomingHttpHeaders } from "node:http";
+import { isObject } from "../../common/guards.js";
 
 /**
  * One SEP-2243 header-mirrored tool parameter: the input property at `path` (reached through
@@ -48,8 +49,8 @@ const UNREACHABLE = [
 export function paramHeadersOf(schema: unknown): ParamHeader[] {
   const found: ParamHeader[] = [];
   const visit = (node: unknown, path: string[], reachable: boolean): void => {
-    if (node === null || typeof node !== "object") return;
-    const record = node as Record<string, unknown>;
+    if (!isObject(node)) return;
+    const record = node;
     const where = path.length === 0 ? "the input schema itself" : `property "${path.join(".")}"`;
     if ("x-mcp-header" in record) {
       const header = record["x-mcp-header"];
@@ -127,8 +128,8 @@ export function paramHeaderMismatch(
 function valueAt(root: unknown, path: readonly string[]): unknown {
   let node = root;
   for (const key of path) {
-    if (node === null || typeof node !== "object") return undefined;
-    node = (node as Record<string, unknown>)[key];
+    if (!isObject(node)) return undefined;
+    node = node[key];
   }
   return node;
 }

@@ -1,3 +1,4 @@
+import { fieldOf } from "../../common/guards.js";
 import { exceededInputLimit, type InputLimits } from "../../pipeline/stages/measure-input.js";
 
 /**
@@ -13,9 +14,9 @@ import { exceededInputLimit, type InputLimits } from "../../pipeline/stages/meas
  * ```
  */
 export function answersProblem(message: unknown, limits: InputLimits): string | undefined {
-  const params = (message as { params?: unknown } | null)?.params;
+  const params = fieldOf(message, "params");
   if (params === null || typeof params !== "object") return undefined;
-  const responses = (params as { inputResponses?: unknown }).inputResponses;
+  const responses = fieldOf(params, "inputResponses");
   if (responses === undefined) return undefined;
   const problem = exceededInputLimit(responses, limits);
   if (!problem) return undefined;

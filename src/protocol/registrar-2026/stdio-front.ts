@@ -1,4 +1,5 @@
 import type { JSONRPCMessage, Transport } from "@modelcontextprotocol/server";
+import { fieldOf, isRequestId } from "../../common/guards.js";
 import { type ListenedUris, listenedUrisOf } from "./listened-uris.js";
 
 /**
@@ -21,17 +22,17 @@ export function stdioFront(
     releases.clear();
   };
   const observe = (message: JSONRPCMessage) => {
-    const request = message as { id?: string | number; method?: string; params?: { requestId?: unknown } };
-    if (request.method === "notifications/cancelled") {
-      const id = request.params?.requestId as string | number | undefined;
-      if (id !== undefined) releases.get(id)?.();
-      if (id !== undefined) releases.delete(id);
+    if (fieldOf(message, "method") === "notifications/cancelled") {
+      const id = fieldOf(fieldOf(message, "params"), "requestId");
+      if (isRequestId(id)) releases.get(id)?.();
+      if (isRequestId(id)) releases.delete(id);
       return;
     }
     const uris = listenedUrisOf(message);
-    if (uris.length > 0 && request.id !== undefined) {
-      releases.get(request.id)?.(); // a reused id replaces its stream
-      releases.set(request.id, listened.add(uris));
+    const id = fieldOf(message, "id");
+    if (uris.length > 0 && isRequestId(id)) {
+      releases.get(id)?.(); // a reused id replaces its stream
+      releases.set(id, listened.add(uris));
     }
   };
   const outer: Transport = {
@@ -43,8 +44,8 @@ export function stdioFront(
   inner.onmessage = (message, extra) => {
     const problem = refuse(message);
     if (problem !== undefined) {
-      const id = (message as { id?: string | number }).id;
-      if (id !== undefined)
+      const id = fieldOf(message, "id");
+      if (isRequestId(id))
         void inner.send({ jsonrpc: "2.0", id, error: { code: -32602, message: problem } }).catch(() => {});
       return;
     }

@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
 import type { ClientCapabilities } from "@modelcontextprotocol/sdk/types.js";
-import type { McpRequestContext, Server, ServerContext } from "@modelcontextprotocol/server";
+import type { McpRequestContext, Server } from "@modelcontextprotocol/server";
 import type { CallOutcome } from "../../pipeline/call-outcome.js";
+import { type CapturedRequest, installV2Handler, projectToolResult } from "../../sdk/sdk-v2-adapter.js";
 import type { AppRuntime } from "../app-runtime.js";
 import { withCallId } from "../calls/call-id.js";
 import { outcomeOf } from "../calls/request-outcomes.js";
@@ -13,14 +14,14 @@ import { extraOf } from "./v2-request.js";
 import type { V2Sdk } from "./v2-sdk.js";
 
 /** How the server introduces itself in the handshake (the app's `name`, `version`, `instructions`). */
-export interface ServerIdentity {
+interface ServerIdentity {
   readonly name: string;
   readonly version: string;
   readonly instructions?: string | undefined;
 }
 
 /** What the 2026 registrar needs from the app around it. */
-export interface V2Host {
+interface V2Host {
   /** True once the app is closing: requests are refused with a "shutting down" error. */
   readonly draining: boolean;
   /**
@@ -54,9 +55,7 @@ export function createV2ServerFactory(
     completions: {},
   };
   const outputSchemaOf = (name: unknown) =>
-    runtime.registry.tools.get(String(name))?.definition.listing.outputSchema as
-      | Record<string, unknown>
-      | undefined;
+    runtime.registry.tools.get(String(name))?.definition.listing.outputSchema;
 
   return ({ era }) => {
     const server = new sdk.server.Server(
@@ -74,44 +73,41 @@ export function createV2ServerFactory(
     };
     for (const { method, handle } of operations) {
       const handler: ProtocolOperation["handle"] = handle;
-      server.setRequestHandler(
-        method as never,
-        (async (request: CapturedRequest, ctx: ServerContext) => {
-          if (host.draining) throw shuttingDown();
-          if (era === "legacy")
-            return answer(method, request, await handler(unit, request, extraOf(ctx, era, noAsk)));
-          // Verifies the request state's binding first: another caller's attempt never uses it up.
-          const replay = ask(request, ctx);
-          const run = async () => {
-            const extra = withCallId(
-              extraOf(ctx, era, (question, key) => replay.ask(question, key)),
-              () => replay.callId,
-            );
-            let result: unknown;
-            try {
-              result = await handler(unit, request, extra);
-            } catch (error) {
-              if (replay.pending) return replay.inputRequired();
-              throw error;
-            }
-            if (replay.pending) return replay.inputRequired();
-            return withCacheHints(method, answer(method, request, result), outcomeOf(extra));
-          };
-          if (replay.stateId === undefined) return run();
-          // An answered state completes once: a repeated submission gets the first answer.
-          const completion = await completed.claim(replay.stateId, replay.principal);
-          if (completion.kind === "answered") return repeatedAnswer(completion.answer);
+      installV2Handler(server, method, async (request, ctx) => {
+        if (host.draining) throw shuttingDown();
+        if (era === "legacy")
+          return answer(method, request, await handler(unit, request, extraOf(ctx, era, noAsk)));
+        // Verifies the request state's binding first: another caller's attempt never uses it up.
+        const replay = ask(request, ctx);
+        const run = async () => {
+          const extra = withCallId(
+            extraOf(ctx, era, (question, key) => replay.ask(question, key)),
+            () => replay.callId,
+          );
           let result: unknown;
           try {
-            result = await run();
+            result = await handler(unit, request, extra);
           } catch (error) {
-            await completion.settle(errorAnswer(error)).catch(reportSettleFailure);
+            if (replay.pending) return replay.inputRequired();
             throw error;
           }
-          await completion.settle({ result }).catch(reportSettleFailure);
-          return result;
-        }) as never,
-      );
+          if (replay.pending) return replay.inputRequired();
+          return withCacheHints(method, answer(method, request, result), outcomeOf(extra));
+        };
+        if (replay.stateId === undefined) return run();
+        // An answered state completes once: a repeated submission gets the first answer.
+        const completion = await completed.claim(replay.stateId, replay.principal);
+        if (completion.kind === "answered") return repeatedAnswer(completion.answer);
+        let result: unknown;
+        try {
+          result = await run();
+        } catch (error) {
+          await completion.settle(errorAnswer(error)).catch(reportSettleFailure);
+          throw error;
+        }
+        await completion.settle({ result }).catch(reportSettleFailure);
+        return result;
+      });
     }
 
     function reportSettleFailure(error: unknown): void {
@@ -124,14 +120,12 @@ export function createV2ServerFactory(
     /** A `tools/call` result goes through the SDK's codec for the served era; others as they are. */
     function answer(method: string, request: CapturedRequest, result: unknown) {
       return method === "tools/call"
-        ? server.projectCallToolResult(result as never, outputSchemaOf(request.params?.name))
+        ? projectToolResult(server, result, outputSchemaOf(request.params?.name))
         : result;
     }
     return server;
   };
 }
-
-type CapturedRequest = { method: string; params?: Record<string, unknown> };
 
 /**
  * The 2026-07-28 cache hints of a `resources/read` that `@Cached` served or stored: `ttlMs`
@@ -140,11 +134,10 @@ type CapturedRequest = { method: string; params?: Record<string, unknown> };
  */
 function withCacheHints(method: string, result: unknown, outcome: CallOutcome | undefined): unknown {
   if (method !== "resources/read" || outcome?.freshForMs === undefined) return result;
-  return {
-    ...(result as Record<string, unknown>),
+  return Object.assign({}, result, {
     ttlMs: Math.max(0, Math.floor(outcome.freshForMs)),
     cacheScope: outcome.sharedAcrossOwners ? "public" : "private",
-  };
+  });
 }
 
 /** A serving unit's session, whose client declared what its v2 server's handshake (or envelope) says. */

@@ -1,20 +1,17 @@
-import type { ClientCapabilities, LoggingLevel } from "@modelcontextprotocol/sdk/types.js";
 import type { ServerContext } from "@modelcontextprotocol/server";
+import { asRequestExtra, envelopeFields, namesLogLevel, sendOnContext } from "../../sdk/sdk-v2-adapter.js";
 import type { RequestExtra } from "../calls/call-context.js";
 import { inputKeyOf } from "../calls/client-questions.js";
 import { type RequestEnvelope, withEnvelope } from "../calls/request-envelope.js";
 
 /** The protocol era one SDK v2 server instance serves. */
-export type Era = "legacy" | "modern";
-
-const LOG_LEVEL = "io.modelcontextprotocol/logLevel";
-const CLIENT_CAPABILITIES = "io.modelcontextprotocol/clientCapabilities";
+type Era = "legacy" | "modern";
 
 /**
  * Asks the client for input on a 2026-07-28 request (replay), under the key the handler
  * named, if any; legacy requests push a request instead.
  */
-export type AskOnModern = (request: { method: string; params?: unknown }, key?: string) => Promise<unknown>;
+type AskOnModern = (request: { method: string; params?: unknown }, key?: string) => Promise<unknown>;
 
 /**
  * The 1.x `extra` the pipeline and `ToolContext` read, made from an SDK v2 handler
@@ -24,7 +21,7 @@ export type AskOnModern = (request: { method: string; params?: unknown }, key?: 
  */
 export function extraOf(ctx: ServerContext, era: Era, askOnModern: AskOnModern): RequestExtra {
   const modern = era === "modern";
-  const loggingOff = modern && ctx.mcpReq.envelope?.[LOG_LEVEL as never] === undefined;
+  const loggingOff = modern && !namesLogLevel(ctx);
   const extra = {
     signal: ctx.mcpReq.signal,
     authInfo: ctx.http?.authInfo,
@@ -39,23 +36,13 @@ export function extraOf(ctx: ServerContext, era: Era, askOnModern: AskOnModern):
       request: { method: string; params?: unknown },
       _schema: unknown,
       options?: { signal?: AbortSignal },
-    ) =>
-      modern
-        ? askOnModern(request, inputKeyOf(options))
-        : ctx.mcpReq.send(request as never, options?.signal ? { signal: options.signal } : undefined),
+    ) => (modern ? askOnModern(request, inputKeyOf(options)) : sendOnContext(ctx, request, options?.signal)),
     closeSSEStream: ctx.http?.closeSSE,
   };
-  return modern
-    ? withEnvelope(extra as unknown as RequestExtra, envelopeFrom(ctx))
-    : (extra as unknown as RequestExtra);
+  return modern ? withEnvelope(asRequestExtra(extra), envelopeFrom(ctx)) : asRequestExtra(extra);
 }
 
 /** The request's envelope: its log level and its client's capabilities. */
 function envelopeFrom(ctx: ServerContext): RequestEnvelope {
-  const envelope = (ctx.mcpReq.envelope ?? {}) as Record<string, unknown>;
-  return {
-    logLevel: envelope[LOG_LEVEL] as LoggingLevel | undefined,
-    capabilities: envelope[CLIENT_CAPABILITIES] as ClientCapabilities | undefined,
-    outcome: undefined,
-  };
+  return { ...envelopeFields(ctx), outcome: undefined };
 }

@@ -1,3 +1,4 @@
+import { fieldOf } from "../../common/guards.js";
 import { FrugalConfigError } from "../../errors/config-error.js";
 
 /** The parts of the SDK v2 packages the 2026-07-28 registrar uses, loaded on demand. */
@@ -6,9 +7,6 @@ export interface V2Sdk {
   readonly stdio: typeof import("@modelcontextprotocol/server/stdio");
   readonly node: typeof import("@modelcontextprotocol/node");
 }
-
-/** The MCP revision the SDK v2 packages add; `McpAppOptions.protocol` takes it. */
-export const PROTOCOL_2026 = "2026-07-28";
 
 const PACKAGES = "@modelcontextprotocol/server and @modelcontextprotocol/node";
 
@@ -55,11 +53,11 @@ function rethrow(error: unknown): never {
 
 /** A `FrugalConfigError` naming the packages when they are not installed; other failures as they are. */
 export function missingPackages(error: unknown): unknown {
-  const code = (error as { code?: unknown } | undefined)?.code;
+  const code = fieldOf(error, "code");
   if (code !== "ERR_MODULE_NOT_FOUND" && code !== "MODULE_NOT_FOUND") return error;
   return new FrugalConfigError(
     'McpFactory.create options, protocol: "2026-07-28"',
-    `the SDK v2 packages are not installed (${(error as Error).message})`,
+    `the SDK v2 packages are not installed (${String(fieldOf(error, "message"))})`,
     `run \`npm install ${PACKAGES.replace(" and ", " ")}\` (optional peer dependencies), or remove \`protocol\` to serve MCP up to 2025-11-25 on @modelcontextprotocol/sdk`,
     { cause: error },
   );
