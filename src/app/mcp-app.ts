@@ -4,7 +4,6 @@ import { randomUUID } from "node:crypto";
 import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { CancelledNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 import type { InjectionToken } from "tsyringe";
 import type { ListKind } from "../catalogue/catalogue.js";
@@ -17,9 +16,8 @@ import { sendListChanged } from "../protocol/list-changed.js";
 import type { OperationTable } from "../protocol/operations/operation.js";
 import { createOperationTable } from "../protocol/operations/operation-table.js";
 import { installOperations } from "../protocol/registrar-2025/install-operations.js";
-import { screenParams } from "../protocol/registrar-2025/screen-params.js";
 import { ownerScopedFeatures } from "../protocol/registrar-2025/stateless-session.js";
-import { newSession, type ServedSession, type Session, sessionServes } from "../protocol/session.js";
+import { newSession, type ServedSession, sessionServes } from "../protocol/session.js";
 import type { SessionRecord, SessionStore } from "../sessions/session-store.js";
 import { SESSION_STORE } from "../tokens.js";
 import { createHttpHandler, type SecondEra } from "../transports/front-door.js";
@@ -29,17 +27,9 @@ import type { SessionBinding } from "../transports/session-host.js";
 import { reviveServer } from "../transports/session-revival.js";
 import { DEFAULT_INPUT_LIMITS, type McpAppOptions } from "./app-options.js";
 import { type AppStats, appStats } from "./app-stats.js";
-import {
-  allAnswered,
-  allSent,
-  cutCall,
-  HANDLER_GRACE_MS,
-  SHUTTING_DOWN,
-  settleRequest,
-  shutdownError,
-  trackSends,
-} from "./drain.js";
+import { allAnswered, allSent, cutCall, HANDLER_GRACE_MS } from "./drain.js";
 import { closeAll } from "./lifecycle.js";
+import { sessionTransport } from "./session-transport.js";
 
 export type { AppStats } from "./app-stats.js";
 
@@ -196,7 +186,10 @@ export class McpApp {
         apply(binding.revive);
       }
     }
-    trackSends(transport, session);
+    const screen = { draining: () => this.isDraining, maxInputDepth: this.maxInputDepth };
+    const tracked = sessionTransport(transport, session, screen);
+    // A shared session's relay sits outside the app's tracking: what it sends passes through it.
+    const served = binding?.wrap ? binding.wrap(tracked) : tracked;
     installOperations(server, session, this.operations);
     server.onclose = () => {
       this.sessions.delete(session);
@@ -215,39 +208,7 @@ export class McpApp {
       }
     };
     this.sessions.add(session);
-    await server.connect(transport);
-    this.screenRequests(transport, session);
-  }
-
-  /**
-   * Sits between the transport and the SDK server: while the app drains, a request is
-   * answered at once with an error (its handler never starts); otherwise it is tracked
-   * until answered, so `close()` can wait for it and answer it if it is cut.
-   */
-  private screenRequests(transport: Transport, session: Session): void {
-    const deliver = transport.onmessage;
-    if (!deliver) return;
-    transport.onmessage = (message, extra) => {
-      // Transports hand over messages already checked as JSON-RPC: a request is one with a
-      // method and an id. (The SDK's `isJSONRPCRequest` runs a zod parse, a cost on every call.)
-      if ("method" in message && "id" in message) {
-        if (this.isDraining) {
-          void transport.send(shutdownError(message.id, SHUTTING_DOWN)).catch(() => {});
-          return;
-        }
-        const refused = screenParams(message.id, message.method, message.params, this.maxInputDepth);
-        if (refused) {
-          void transport.send(refused).catch(() => {});
-          return;
-        }
-        session.unanswered.set(message.id, message.method);
-      } else if ("method" in message && message.method === "notifications/cancelled") {
-        const cancelled = CancelledNotificationSchema.safeParse(message);
-        const id = cancelled.success ? cancelled.data.params.requestId : undefined;
-        if (id !== undefined) settleRequest(session, id);
-      }
-      deliver(message, extra);
-    };
+    await server.connect(served);
   }
 
   /** Serves over stdio, or Streamable HTTP (`{ transport: "http", port, host, path }`). */

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { ServerResponse } from "node:http";
 import type { EventStore } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
-import type { JSONRPCMessage, RequestId } from "@modelcontextprotocol/sdk/types.js";
+import type { RequestId } from "@modelcontextprotocol/sdk/types.js";
 import { MemorySessionStore } from "../sessions/memory-session-store.js";
 import type { SessionLimits } from "../sessions/session-store.js";
 import type { AuthenticatedRequest } from "./authenticate.js";
@@ -29,6 +29,7 @@ import { sharedSessions as sharedSessionsOf } from "./shared-sessions.js";
 import { statelessSettingsProblem } from "./stateless-checks.js";
 import { StatelessRequests } from "./stateless-requests.js";
 import { loadStreamableHttp, streamableHttpTransport } from "./streamable-http-module.js";
+import { WrappedTransport } from "./wrapped-transport.js";
 
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
@@ -150,7 +151,7 @@ export function createSessionRouter(app: SessionHost, options: HttpHandlerOption
     }
   };
 
-  const { bindingOf, relayedSession, holdStream, sharedSession } = sharedSessionsOf({
+  const { bindingOf, holdStream, sharedSession } = sharedSessionsOf({
     app,
     store,
     limits,
@@ -252,17 +253,17 @@ export function createSessionRouter(app: SessionHost, options: HttpHandlerOption
     });
     const { transport } = session;
     // Watch for the answer to `initialize`: an error answer opens no session either.
-    const send = transport.send.bind(transport);
-    transport.send = (message: JSONRPCMessage, sendOptions) => {
-      if ("id" in message && initIds.has(message.id as RequestId)) {
-        if ("result" in message) answer = "result";
-        else if ("error" in message) answer = "error";
-      }
-      return send(message, sendOptions);
-    };
+    const watched = new WrappedTransport(transport, {
+      send: (message, sendOptions, forward) => {
+        if ("id" in message && initIds.has(message.id as RequestId)) {
+          if ("result" in message) answer = "result";
+          else if ("error" in message) answer = "error";
+        }
+        return forward(message, sendOptions);
+      },
+    });
     try {
-      await app.connect(transport, { session: bindingOf(session) });
-      session.detach = relay?.attach(id, transport, relayedSession(session));
+      await app.connect(watched, { session: bindingOf(session) });
     } catch (error) {
       forget(session);
       if (app.draining) return sendJsonRpcError(res, 503, -32000, SHUTTING_DOWN);

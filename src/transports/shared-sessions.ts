@@ -1,4 +1,5 @@
 import type { ServerResponse } from "node:http";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { SessionLimits, SessionRecord, SessionStore } from "../sessions/session-store.js";
 import type { AuthenticatedRequest } from "./authenticate.js";
 import type { HttpSession } from "./http-session.js";
@@ -30,7 +31,7 @@ export interface SharedSessionsDeps {
  * saves and reads there (`bindingOf`), and, for a shared store, how an instance serves a
  * session it does not hold (`sharedSession` rebuilds it from its record, once, whatever
  * the requests waiting for it), records the instance holding its GET stream
- * (`holdStream`) and relays what belongs to another instance (`relayedSession`).
+ * (`holdStream`) and relays what belongs to another instance (the binding's `wrap`).
  */
 export function sharedSessions(deps: SharedSessionsDeps) {
   const { app, store, limits, relay, sessions } = deps;
@@ -52,6 +53,15 @@ export function sharedSessions(deps: SharedSessionsDeps) {
     follow: (apply) => {
       session.apply = apply;
     },
+    ...(relay
+      ? {
+          wrap: (transport: Transport) => {
+            const relayed = relay.wrap(session.id, transport, relayedSession(session));
+            session.detach = relayed.detach;
+            return relayed.transport;
+          },
+        }
+      : {}),
   });
 
   const relayedSession = (session: HttpSession): RelayedSession => ({
@@ -113,7 +123,6 @@ export function sharedSessions(deps: SharedSessionsDeps) {
     sessions.set(id, session);
     try {
       await app.connect(session.transport, { session: bindingOf(session, record) });
-      session.detach = relay?.attach(id, session.transport, relayedSession(session));
     } catch (error) {
       deps.forget(session);
       throw error;
@@ -143,5 +152,5 @@ export function sharedSessions(deps: SharedSessionsDeps) {
     return undefined;
   };
 
-  return { bindingOf, relayedSession, holdStream, sharedSession };
+  return { bindingOf, holdStream, sharedSession };
 }
