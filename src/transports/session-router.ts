@@ -1,37 +1,26 @@
 import { randomUUID } from "node:crypto";
 import type { ServerResponse } from "node:http";
-import type { EventStore } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import type { RequestId } from "@modelcontextprotocol/sdk/types.js";
-import { MemorySessionStore } from "../sessions/memory-session-store.js";
-import type { SessionLimits } from "../sessions/session-store.js";
 import type { AuthenticatedRequest } from "./authenticate.js";
+import type { HttpHandlerOptions, HttpHandlerStats } from "./http-handler.js";
 import {
-  DEFAULT_EVENT_STORE_TOTAL_BYTES,
-  DEFAULT_MAX_SESSIONS,
-  DEFAULT_SESSION_IDLE_TIMEOUT_MS,
-  type HttpHandlerOptions,
-  type HttpHandlerStats,
-} from "./http-handler.js";
-import {
-  checkedOption,
+  CANNOT_RESUME,
+  canResume,
   type HttpSession,
   initializeIds,
   isInitialize,
-  sharedEventStore,
+  newHttpSession,
 } from "./http-session.js";
 import { sendJsonRpcError } from "./json-rpc-response.js";
-import { DEFAULT_EVENT_STORE_MAX_BYTES, EventStoreBudget, MemoryEventStore } from "./memory-event-store.js";
-import { ScopedEventStore } from "./scoped-event-store.js";
+import { MemoryEventStore } from "./memory-event-store.js";
+import { routerSettings } from "./router-settings.js";
+import { sessionActivity } from "./session-activity.js";
 import type { SessionHost } from "./session-host.js";
 import { initialRecord, outageLog, SESSION_STORE_UNAVAILABLE } from "./session-records.js";
-import { canRelay, SessionRelay } from "./session-relay.js";
 import { sharedSessions as sharedSessionsOf } from "./shared-sessions.js";
-import { statelessSettingsProblem } from "./stateless-checks.js";
 import { StatelessRequests } from "./stateless-requests.js";
 import { loadStreamableHttp, streamableHttpTransport } from "./streamable-http-module.js";
 import { WrappedTransport } from "./wrapped-transport.js";
-
-const MAX_TIMER_MS = 2 ** 31 - 1;
 
 const SHUTTING_DOWN = "Server is shutting down; connect again later";
 const SESSION_NOT_FOUND = "Session not found: it ended or never existed; initialize a new one";
@@ -59,47 +48,16 @@ export interface SessionRouter {
  * checked the host, the method, the credentials and the body before a request gets here.
  */
 export function createSessionRouter(app: SessionHost, options: HttpHandlerOptions = {}): SessionRouter {
-  const idleTimeoutMs = checkedOption(
-    "sessionIdleTimeoutMs",
-    options.sessionIdleTimeoutMs ?? DEFAULT_SESSION_IDLE_TIMEOUT_MS,
-    0,
-  );
-  const maxSessions = checkedOption("maxSessions", options.maxSessions ?? DEFAULT_MAX_SESSIONS, 1);
-  const eventStoreMaxBytes = checkedOption(
-    "eventStoreMaxBytes",
-    options.eventStoreMaxBytes ?? DEFAULT_EVENT_STORE_MAX_BYTES,
-    1,
-  );
-  const eventStoreTotalBytes = checkedOption(
-    "eventStoreTotalBytes",
-    options.eventStoreTotalBytes ?? DEFAULT_EVENT_STORE_TOTAL_BYTES,
-    1,
-  );
-  const shared = sharedEventStore(options.eventStore);
-  const store = app.sessionStore ?? new MemorySessionStore();
-  /** Sessions live in a store other instances read: any instance serves any request of any session. */
-  const sharedSessions = store.shared;
-  const limits: SessionLimits = { maxSessions, idleTimeoutMs };
+  const settings = routerSettings(app, options);
+  const { maxSessions, limits, store, sharedSessions, relay, sharedEvents, makeEventStore, stateless } =
+    settings;
   const storeFailed = outageLog(app.logger);
-  /** Carries a client's answer to the instance whose call asked (a shared session's POSTs land anywhere). */
-  const relay = sharedSessions && canRelay(store) ? new SessionRelay(store, app.logger) : undefined;
-  const keepAliveMs =
-    idleTimeoutMs > 0 && Number.isFinite(idleTimeoutMs) ? Math.max(1000, Math.floor(idleTimeoutMs / 3)) : 0;
-  const stateless = options.stateless === true;
-  if (stateless) {
-    const problem = statelessSettingsProblem(app, options);
-    if (problem) throw new Error(problem);
-  }
-  const budget = options.eventStore === undefined ? new EventStoreBudget(eventStoreTotalBytes) : undefined;
-  const makeEventStore: ((sessionId: string) => EventStore) | undefined =
-    options.eventStore === false
-      ? undefined
-      : shared
-        ? // One view per session (the same on every instance): a session resumes only its own streams.
-          (sessionId) => new ScopedEventStore(shared, sessionId)
-        : typeof options.eventStore === "function"
-          ? () => (options.eventStore as () => EventStore)()
-          : () => new MemoryEventStore({ maxBytes: eventStoreMaxBytes, budget });
+  const { track } = sessionActivity({
+    idleTimeoutMs: settings.idleTimeoutMs,
+    keepAliveMs: settings.keepAliveMs,
+    touch: sharedSessions ? (sessionId) => store.touch(sessionId, limits) : undefined,
+    logger: app.logger,
+  });
 
   // Imported in the background from now on; the first request waits for it if need be.
   loadStreamableHttp().catch((error: unknown) => {
@@ -123,7 +81,7 @@ export function createSessionRouter(app: SessionHost, options: HttpHandlerOption
     ? new StatelessRequests({
         app,
         transportClass: streamableHttpTransport,
-        store: shared,
+        store: sharedEvents,
         enableJsonResponse: options.enableJsonResponse === true,
         retryIntervalMs: options.retryIntervalMs,
         principalOf,
@@ -175,60 +133,10 @@ export function createSessionRouter(app: SessionHost, options: HttpHandlerOption
       // Called once the SDK accepted the initialize request, before the server answers it.
       ...(onInitialized ? { onsessioninitialized: onInitialized } : {}),
     });
-    const session: HttpSession = {
-      id,
-      transport,
-      store: eventStore,
-      principal,
-      open: 0,
-      idleSince: Date.now(),
-      timer: undefined,
-      ended: false,
-      ending: true,
-      keepAlive: undefined,
-      apply: undefined,
-      detach: undefined,
-      streams: 0,
-    };
+    const session = newHttpSession(id, transport, eventStore, principal);
     live.add(session);
     transport.onclose = () => forget(session);
     return session;
-  };
-
-  const armIdleTimer = (session: HttpSession) => {
-    if (idleTimeoutMs === 0 || idleTimeoutMs === Number.POSITIVE_INFINITY) return;
-    if (session.ended || session.timer || session.open > 0) return;
-    const wait = Math.min(Math.max(0, session.idleSince + idleTimeoutMs - Date.now()), MAX_TIMER_MS);
-    session.timer = setTimeout(() => {
-      session.timer = undefined;
-      if (session.ended || session.open > 0) return;
-      if (Date.now() - session.idleSince < idleTimeoutMs) return armIdleTimer(session);
-      app.logger.debug(`closing HTTP session ${session.transport.sessionId}: idle for ${idleTimeoutMs} ms`);
-      session.transport.close().catch((error) => app.logger.warn("closing an idle session failed", error));
-    }, wait);
-    // An idle session never keeps the process alive.
-    session.timer.unref();
-  };
-
-  /** Counts `res` as activity of `session` until it ends; the idle clock starts when none is left. */
-  const track = (session: HttpSession, res: ServerResponse) => {
-    session.open++;
-    clearTimeout(session.timer);
-    session.timer = undefined;
-    if (sharedSessions && keepAliveMs > 0 && !session.keepAlive) {
-      session.keepAlive = setInterval(() => {
-        store.touch(session.id, limits).catch(() => {});
-      }, keepAliveMs);
-      session.keepAlive.unref();
-    }
-    res.once("close", () => {
-      session.open--;
-      if (session.open > 0) return;
-      clearInterval(session.keepAlive);
-      session.keepAlive = undefined;
-      session.idleSince = Date.now();
-      armIdleTimer(session);
-    });
   };
 
   const open = async (req: AuthenticatedRequest, res: ServerResponse, body: unknown): Promise<void> => {
@@ -317,20 +225,8 @@ export function createSessionRouter(app: SessionHost, options: HttpHandlerOption
       }
       // Another principal (or none) cannot use or end the session: it does not exist for them.
       if (!mayUse(session, req)) return sendJsonRpcError(res, 404, -32001, SESSION_NOT_FOUND);
-      const lastEventId = req.headers["last-event-id"];
-      if (
-        req.method === "GET" &&
-        typeof lastEventId === "string" &&
-        (session.store instanceof MemoryEventStore || session.store instanceof ScopedEventStore) &&
-        !(await session.store.canResumeAfter(lastEventId))
-      ) {
-        return sendJsonRpcError(
-          res,
-          400,
-          -32000,
-          "Cannot resume after this Last-Event-ID: the events after it are no longer kept (the stream store of a session is bounded); send the request again",
-        );
-      }
+      if (req.method === "GET" && !(await canResume(session, req.headers["last-event-id"])))
+        return sendJsonRpcError(res, 400, -32000, CANNOT_RESUME);
       if (req.method === "DELETE" && sharedSessions) {
         // Ended in the store before the answer: from then on every instance answers 404.
         session.ending = true;
@@ -370,13 +266,8 @@ export function createSessionRouter(app: SessionHost, options: HttpHandlerOption
     );
   };
 
-  const tooManySessions = (res: ServerResponse) =>
-    sendJsonRpcError(
-      res,
-      503,
-      -32000,
-      `Too many sessions: ${maxSessions} are open (maxSessions); retry later or end unused sessions with DELETE`,
-    );
+  const TOO_MANY = `Too many sessions: ${maxSessions} are open (maxSessions); retry later or end unused sessions with DELETE`;
+  const tooManySessions = (res: ServerResponse) => sendJsonRpcError(res, 503, -32000, TOO_MANY);
 
   return {
     ready: async () => {
