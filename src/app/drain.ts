@@ -3,6 +3,7 @@
 import type { JSONRPCMessage, RequestId } from "@modelcontextprotocol/sdk/types.js";
 import type { ServedSession, Session } from "../protocol/session.js";
 import type { TransportHooks } from "../transports/wrapped-transport.js";
+import { settledWithin } from "./settled-within.js";
 
 /** How long `close()` gives aborted handlers to return before naming them in a warning. */
 export const HANDLER_GRACE_MS = 200;
@@ -74,4 +75,23 @@ export function cutCall(session: ServedSession, id: RequestId): Promise<void> | 
   const answer = shutdownError(id, CUT_AT_DEADLINE);
   cutAnswers.add(answer);
   return session.server.transport?.send(answer);
+}
+
+/**
+ * Waits up to `drainMs` for the requests the sessions already received to be answered (no new
+ * one is tracked once the app drains), answers those still running at the deadline with an
+ * error, then waits (a second at most) for the messages on their way to be sent.
+ */
+export async function drainSessions(sessions: readonly ServedSession[], drainMs: number): Promise<void> {
+  const pending = sessions.filter((s) => s.unanswered.size > 0).map(allAnswered);
+  if (pending.length > 0 && !(await settledWithin(Promise.allSettled(pending), drainMs))) {
+    // Cut: answer every call still running with an error, instead of leaving its client waiting.
+    const cuts = sessions.flatMap((session) =>
+      [...session.unanswered.keys()].map((id) => cutCall(session, id)),
+    );
+    await settledWithin(Promise.allSettled(cuts), 1000);
+  }
+  // Responses may still be on their way (a store write before an SSE write): let them go out.
+  await new Promise((resolve) => setImmediate(resolve));
+  await settledWithin(Promise.allSettled(sessions.map(allSent)), 1000);
 }

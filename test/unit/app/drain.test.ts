@@ -1,7 +1,14 @@
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
-import { describe, expect, it } from "vitest";
-import { allAnswered, allSent, cutCall, settleRequest, trackSends } from "../../../src/app/drain.js";
+import { describe, expect, it, vi } from "vitest";
+import {
+  allAnswered,
+  allSent,
+  cutCall,
+  drainSessions,
+  settleRequest,
+  trackSends,
+} from "../../../src/app/drain.js";
 import { newSession, type ServedSession, type Session } from "../../../src/protocol/session.js";
 import { WrappedTransport } from "../../../src/transports/wrapped-transport.js";
 
@@ -73,5 +80,27 @@ describe("drain", () => {
     ]);
     settleRequest(session, 7); // settling twice is harmless
     await allAnswered(session);
+  });
+
+  it("drains sessions: waits for their answers, cuts those still running at the deadline, then waits for the sends", async () => {
+    const { tracked, sent, flush } = transport();
+    const served = newSession(
+      () => "s",
+      () => undefined,
+    );
+    const t = tracked(served);
+    const session = Object.assign(served, { server: { transport: t } }) as unknown as ServedSession;
+    session.unanswered.set(1, undefined as never);
+    session.unanswered.set(2, undefined as never);
+    const draining = drainSessions([session], 20);
+    void t.send(answer(1)); // answered in time; 2 never is, so it is cut at the deadline
+    await vi.waitFor(() => expect(sent).toHaveLength(2));
+    flush();
+    await draining;
+    expect(session.unanswered.size).toBe(0);
+    expect(sent).toEqual([
+      answer(1),
+      { jsonrpc: "2.0", id: 2, error: { code: -32000, message: expect.stringContaining("drain deadline") } },
+    ]);
   });
 });
