@@ -1,3 +1,6 @@
+// Over 300 lines: one class, the 2025-11-25 session router, each method short (the longest is `open`);
+// its settings (router-settings.ts), idle clock (session-activity.ts), shared sessions (shared-sessions.ts)
+// and relay (session-relay.ts) live beside it.
 import { randomUUID } from "node:crypto";
 import type { ServerResponse } from "node:http";
 import type { RequestId } from "@modelcontextprotocol/sdk/types.js";
@@ -13,7 +16,7 @@ import {
 } from "./http-session.js";
 import { sendJsonRpcError } from "./json-rpc-response.js";
 import { MemoryEventStore } from "./memory-event-store.js";
-import { routerSettings } from "./router-settings.js";
+import { type RouterSettings, routerSettings } from "./router-settings.js";
 import { sessionActivity } from "./session-activity.js";
 import type { SessionHost } from "./session-host.js";
 import { initialRecord, outageLog, SESSION_STORE_UNAVAILABLE } from "./session-records.js";
@@ -46,102 +49,195 @@ export interface SessionRouter {
  * `sessionIdleTimeoutMs` without a request; at most `maxSessions` are open at once. With
  * `stateless`, every request is served on its own. The front door (`createHttpHandler`) has
  * checked the host, the method, the credentials and the body before a request gets here.
+ *
+ * @example
+ * const sessions = createSessionRouter(app, { maxSessions: 100 });
+ * await sessions.ready();
+ * await sessions.serve(req, res, body, false);
  */
 export function createSessionRouter(app: SessionHost, options: HttpHandlerOptions = {}): SessionRouter {
-  const settings = routerSettings(app, options);
-  const { maxSessions, limits, store, sharedSessions, relay, sharedEvents, makeEventStore, stateless } =
-    settings;
-  const storeFailed = outageLog(app.logger);
-  const { track } = sessionActivity({
-    idleTimeoutMs: settings.idleTimeoutMs,
-    keepAliveMs: settings.keepAliveMs,
-    touch: sharedSessions ? (sessionId) => store.touch(sessionId, limits) : undefined,
-    logger: app.logger,
-  });
+  return new HttpSessionRouter(app, options);
+}
 
-  // Imported in the background from now on; the first request waits for it if need be.
-  loadStreamableHttp().catch((error: unknown) => {
-    app.logger.error("loading the SDK's Streamable HTTP transport failed", error);
-  });
-
+class HttpSessionRouter implements SessionRouter {
+  private readonly settings: RouterSettings;
+  private readonly storeFailed: (what: string, error: unknown) => void;
+  private readonly track: (session: HttpSession, res: ServerResponse) => void;
   /** Initialized sessions by id. */
-  const sessions = new Map<string, HttpSession>();
+  private readonly sessions = new Map<string, HttpSession>();
   /** Every session not yet ended, initializing ones included (what `maxSessions` bounds). */
-  const live = new Set<HttpSession>();
-  let closed = false;
+  private readonly live = new Set<HttpSession>();
+  private closed = false;
   /** Responses already counted as activity of their session when they arrived. */
-  const tracked = new WeakSet<ServerResponse>();
+  private readonly tracked = new WeakSet<ServerResponse>();
+  private readonly statelessRequests: StatelessRequests | undefined;
+  private readonly shared: ReturnType<typeof sharedSessionsOf>;
+  private readonly tooMany: string;
 
-  const principalOf = (req: AuthenticatedRequest): string | undefined => {
-    if (!req.auth) return undefined;
-    return app.principalOf ? app.principalOf(req.auth) : req.auth.clientId || undefined;
-  };
-
-  const statelessRequests = stateless
-    ? new StatelessRequests({
-        app,
-        transportClass: streamableHttpTransport,
-        store: sharedEvents,
-        enableJsonResponse: options.enableJsonResponse === true,
-        retryIntervalMs: options.retryIntervalMs,
-        principalOf,
-      })
-    : undefined;
-
-  /** Whether `req` may use `session`: one opened by a principal serves that principal only. */
-  const mayUse = (session: HttpSession, req: AuthenticatedRequest): boolean =>
-    session.principal === undefined || principalOf(req) === session.principal;
-
-  /** Forgets a session whose transport closed (DELETE, idle, `close()`, the app ending it). */
-  const forget = (session: HttpSession) => {
-    if (session.ended) return;
-    session.ended = true;
-    live.delete(session);
-    clearTimeout(session.timer);
-    clearInterval(session.keepAlive);
-    session.detach?.();
-    if (sessions.get(session.id) === session) sessions.delete(session.id);
-    if (session.store instanceof MemoryEventStore) session.store.dispose();
-    if (!sharedSessions || session.ending) {
-      store.delete(session.id).catch((error: unknown) => {
-        app.logger.warn("deleting an ended session's record failed; idle expiry still ends it", error);
-      });
-    }
-  };
-
-  const { bindingOf, holdStream, sharedSession } = sharedSessionsOf({
-    app,
-    store,
-    limits,
-    relay,
-    sessions,
-    newSession: (id, principal) => newSession(id, principal),
-    forget: (session) => forget(session),
-    mayUse,
-    isClosed: () => closed,
-  });
-
-  /** A transport (not yet connected) and the handler's view of session `id`. */
-  const newSession = (id: string, principal: string | undefined, onInitialized?: () => void) => {
-    const eventStore = makeEventStore?.(id);
-    const Transport = streamableHttpTransport();
-    const transport = new Transport({
-      sessionIdGenerator: () => id,
-      ...(eventStore ? { eventStore } : {}),
-      ...(options.enableJsonResponse ? { enableJsonResponse: true } : {}),
-      ...(options.retryIntervalMs === undefined ? {} : { retryInterval: options.retryIntervalMs }),
-      // Called once the SDK accepted the initialize request, before the server answers it.
-      ...(onInitialized ? { onsessioninitialized: onInitialized } : {}),
+  constructor(
+    private readonly app: SessionHost,
+    private readonly options: HttpHandlerOptions,
+  ) {
+    const settings = routerSettings(app, options);
+    this.settings = settings;
+    const { store, limits, sharedSessions } = settings;
+    this.storeFailed = outageLog(app.logger);
+    this.track = sessionActivity({
+      idleTimeoutMs: settings.idleTimeoutMs,
+      keepAliveMs: settings.keepAliveMs,
+      touch: sharedSessions ? (sessionId) => store.touch(sessionId, limits) : undefined,
+      logger: app.logger,
+    }).track;
+    this.tooMany = `Too many sessions: ${settings.maxSessions} are open (maxSessions); retry later or end unused sessions with DELETE`;
+    // Imported in the background from now on; the first request waits for it if need be.
+    loadStreamableHttp().catch((error: unknown) => {
+      app.logger.error("loading the SDK's Streamable HTTP transport failed", error);
     });
-    const session = newHttpSession(id, transport, eventStore, principal);
-    live.add(session);
-    transport.onclose = () => forget(session);
-    return session;
-  };
+    this.statelessRequests = settings.stateless
+      ? new StatelessRequests({
+          app,
+          transportClass: streamableHttpTransport,
+          store: settings.sharedEvents,
+          enableJsonResponse: options.enableJsonResponse === true,
+          retryIntervalMs: options.retryIntervalMs,
+          principalOf: (req) => this.principalOf(req),
+        })
+      : undefined;
+    this.shared = sharedSessionsOf({
+      app,
+      store,
+      limits,
+      relay: settings.relay,
+      sessions: this.sessions,
+      newSession: (id, principal) => this.newSession(id, principal),
+      forget: (session) => this.forget(session),
+      mayUse: (session, req) => this.mayUse(session, req),
+      isClosed: () => this.closed,
+    });
+  }
 
-  const open = async (req: AuthenticatedRequest, res: ServerResponse, body: unknown): Promise<void> => {
+  async ready(): Promise<void> {
+    await loadStreamableHttp();
+  }
+
+  arrived(req: AuthenticatedRequest, res: ServerResponse): void {
+    // A request on a session counts as activity from its first byte (a slow upload too).
+    const sessionId = req.headers["mcp-session-id"];
+    const session = typeof sessionId === "string" ? this.sessions.get(sessionId) : undefined;
+    if (session && this.mayUse(session, req)) {
+      this.track(session, res);
+      this.tracked.add(res);
+    }
+  }
+
+  async serve(
+    req: AuthenticatedRequest,
+    res: ServerResponse,
+    body: unknown,
+    draining: boolean,
+  ): Promise<void> {
+    const shuttingDown = this.closed || draining;
+    const sessionId = req.headers["mcp-session-id"];
+    if (this.statelessRequests) return this.statelessRequests.serve(req, res, body, shuttingDown);
+    if (typeof sessionId === "string") return this.serveSession(sessionId, req, res, body, shuttingDown);
+    if (req.method === "POST" && isInitialize(body)) {
+      if (shuttingDown) return sendJsonRpcError(res, 503, -32000, SHUTTING_DOWN);
+      if (this.live.size >= this.settings.maxSessions) return this.tooManySessions(res);
+      return this.open(req, res, body);
+    }
+    return sendJsonRpcError(
+      res,
+      400,
+      -32000,
+      "Bad Request: the Mcp-Session-Id header is required (initialize first)",
+    );
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    const { relay, store } = this.settings;
+    // This instance stops holding GET streams: notifications go elsewhere (or wait in the event store).
+    if (relay) {
+      const held = [...this.live].filter((s) => s.streams > 0);
+      await Promise.allSettled(held.map((s) => store.update(s.id, { release: relay.instanceId })));
+    }
+    await Promise.allSettled([...this.live].map((s) => s.transport.close()));
+    await relay?.close();
+    await this.statelessRequests?.close();
+  }
+
+  stats(): HttpHandlerStats {
+    let eventStoreBytes = 0;
+    for (const session of this.live)
+      if (session.store instanceof MemoryEventStore) eventStoreBytes += session.store.bytes;
+    return { sessions: this.sessions.size, eventStoreBytes };
+  }
+
+  /** A request naming session `sessionId`: served by its transport if the session exists for the caller. */
+  private async serveSession(
+    sessionId: string,
+    req: AuthenticatedRequest,
+    res: ServerResponse,
+    body: unknown,
+    shuttingDown: boolean,
+  ): Promise<void> {
+    let session = this.sessions.get(sessionId);
+    if (this.settings.sharedSessions && (session || !shuttingDown)) {
+      try {
+        session = await this.shared.sharedSession(sessionId, req);
+      } catch (error) {
+        this.storeFailed(`checking session ${sessionId} in the session store`, error);
+        return sendJsonRpcError(res, 503, -32000, SESSION_STORE_UNAVAILABLE);
+      }
+    }
+    if (!session) {
+      if (shuttingDown) return sendJsonRpcError(res, 503, -32000, SHUTTING_DOWN);
+      return sendJsonRpcError(res, 404, -32001, SESSION_NOT_FOUND);
+    }
+    // Another principal (or none) cannot use or end the session: it does not exist for them.
+    if (!this.mayUse(session, req)) return sendJsonRpcError(res, 404, -32001, SESSION_NOT_FOUND);
+    if (req.method === "GET" && !(await canResume(session, req.headers["last-event-id"])))
+      return sendJsonRpcError(res, 400, -32000, CANNOT_RESUME);
+    if (req.method === "DELETE" && this.settings.sharedSessions && !(await this.endShared(session, res)))
+      return;
+    if (req.method === "GET") {
+      try {
+        await this.shared.holdStream(session, req, res);
+      } catch (error) {
+        this.storeFailed(`recording the GET stream of session ${sessionId}`, error);
+        return sendJsonRpcError(res, 503, -32000, SESSION_STORE_UNAVAILABLE);
+      }
+    }
+    if (!this.tracked.has(res)) this.track(session, res);
+    return session.transport.handleRequest(req, res, body);
+  }
+
+  /**
+   * Ends a shared session in the store before the DELETE is answered (from then on every
+   * instance answers 404) and tells the other instances; false: the store failed, answered 503.
+   */
+  private async endShared(session: HttpSession, res: ServerResponse): Promise<boolean> {
+    session.ending = true;
+    try {
+      await this.settings.store.delete(session.id);
+    } catch (error) {
+      session.ending = false;
+      this.storeFailed(`ending session ${session.id} in the session store`, error);
+      sendJsonRpcError(res, 503, -32000, SESSION_STORE_UNAVAILABLE);
+      return false;
+    }
+    // The other instances close their copies now (a copy missing this learns it on its next request).
+    this.settings.relay?.ended(session.id).catch((error: unknown) => {
+      this.app.logger.warn(`telling the other instances that session ${session.id} ended failed`, error);
+    });
+    return true;
+  }
+
+  /** An `initialize` without a session: claims a place under maxSessions, then lets the SDK answer it. */
+  private async open(req: AuthenticatedRequest, res: ServerResponse, body: unknown): Promise<void> {
+    const { relay, store, sharedSessions, limits, maxSessions } = this.settings;
     const id = randomUUID();
-    const principal = principalOf(req);
+    const principal = this.principalOf(req);
     // The place under maxSessions is claimed before the SDK sees the request (atomic across instances).
     let claimed: boolean;
     try {
@@ -150,14 +246,14 @@ export function createSessionRouter(app: SessionHost, options: HttpHandlerOption
       const openLimits = sharedSessions ? limits : { maxSessions, idleTimeoutMs: Number.POSITIVE_INFINITY };
       claimed = await store.open(initialRecord(id, body, principal), openLimits);
     } catch (error) {
-      storeFailed("opening a session in the session store", error);
+      this.storeFailed("opening a session in the session store", error);
       return sendJsonRpcError(res, 503, -32000, SESSION_STORE_UNAVAILABLE);
     }
-    if (!claimed) return tooManySessions(res);
+    if (!claimed) return this.tooManySessions(res);
     const initIds = new Set<RequestId>(initializeIds(body));
     let answer: "result" | "error" | undefined;
-    const session = newSession(id, principal, () => {
-      if (!session.ended) sessions.set(id, session);
+    const session = this.newSession(id, principal, () => {
+      if (!session.ended) this.sessions.set(id, session);
     });
     const { transport } = session;
     // Watch for the answer to `initialize`: an error answer opens no session either.
@@ -171,126 +267,72 @@ export function createSessionRouter(app: SessionHost, options: HttpHandlerOption
       },
     });
     try {
-      await app.connect(watched, { session: bindingOf(session) });
+      await this.app.connect(watched, { session: this.shared.bindingOf(session) });
     } catch (error) {
-      forget(session);
-      if (app.draining) return sendJsonRpcError(res, 503, -32000, SHUTTING_DOWN);
+      this.forget(session);
+      if (this.app.draining) return sendJsonRpcError(res, 503, -32000, SHUTTING_DOWN);
       throw error;
     }
-    track(session, res);
+    this.track(session, res);
     try {
       await transport.handleRequest(req, res, body);
     } finally {
       // A request refused before the session was established (406, 415, 400, an error
       // answer, a client gone before the answer) leaves no session behind: close the
       // transport, which ends the app's session and its SDK server too.
-      const established = sessions.get(id) === session && answer === "result" && res.statusCode === 200;
+      const established = this.sessions.get(id) === session && answer === "result" && res.statusCode === 200;
       if (established) session.ending = false;
       else await transport.close();
     }
-  };
+  }
 
-  const arrived = (req: AuthenticatedRequest, res: ServerResponse): void => {
-    // A request on a session counts as activity from its first byte (a slow upload too).
-    const sessionId = req.headers["mcp-session-id"];
-    const session = typeof sessionId === "string" ? sessions.get(sessionId) : undefined;
-    if (session && mayUse(session, req)) {
-      track(session, res);
-      tracked.add(res);
+  /** A transport (not yet connected) and the handler's view of session `id`. */
+  private newSession(id: string, principal: string | undefined, onInitialized?: () => void): HttpSession {
+    const { options } = this;
+    const eventStore = this.settings.makeEventStore?.(id);
+    const Transport = streamableHttpTransport();
+    const transport = new Transport({
+      sessionIdGenerator: () => id,
+      ...(eventStore ? { eventStore } : {}),
+      ...(options.enableJsonResponse ? { enableJsonResponse: true } : {}),
+      ...(options.retryIntervalMs === undefined ? {} : { retryInterval: options.retryIntervalMs }),
+      // Called once the SDK accepted the initialize request, before the server answers it.
+      ...(onInitialized ? { onsessioninitialized: onInitialized } : {}),
+    });
+    const session = newHttpSession(id, transport, eventStore, principal);
+    this.live.add(session);
+    transport.onclose = () => this.forget(session);
+    return session;
+  }
+
+  /** Forgets a session whose transport closed (DELETE, idle, `close()`, the app ending it). */
+  private forget(session: HttpSession): void {
+    if (session.ended) return;
+    session.ended = true;
+    this.live.delete(session);
+    clearTimeout(session.timer);
+    clearInterval(session.keepAlive);
+    session.detach?.();
+    if (this.sessions.get(session.id) === session) this.sessions.delete(session.id);
+    if (session.store instanceof MemoryEventStore) session.store.dispose();
+    if (!this.settings.sharedSessions || session.ending) {
+      this.settings.store.delete(session.id).catch((error: unknown) => {
+        this.app.logger.warn("deleting an ended session's record failed; idle expiry still ends it", error);
+      });
     }
-  };
+  }
 
-  const serve = async (
-    req: AuthenticatedRequest,
-    res: ServerResponse,
-    body: unknown,
-    draining: boolean,
-  ): Promise<void> => {
-    const shuttingDown = closed || draining;
-    const sessionId = req.headers["mcp-session-id"];
-    if (statelessRequests) return statelessRequests.serve(req, res, body, shuttingDown);
-    if (typeof sessionId === "string") {
-      let session = sessions.get(sessionId);
-      if (sharedSessions && (session || !shuttingDown)) {
-        try {
-          session = await sharedSession(sessionId, req);
-        } catch (error) {
-          storeFailed(`checking session ${sessionId} in the session store`, error);
-          return sendJsonRpcError(res, 503, -32000, SESSION_STORE_UNAVAILABLE);
-        }
-      }
-      if (!session) {
-        if (shuttingDown) return sendJsonRpcError(res, 503, -32000, SHUTTING_DOWN);
-        return sendJsonRpcError(res, 404, -32001, SESSION_NOT_FOUND);
-      }
-      // Another principal (or none) cannot use or end the session: it does not exist for them.
-      if (!mayUse(session, req)) return sendJsonRpcError(res, 404, -32001, SESSION_NOT_FOUND);
-      if (req.method === "GET" && !(await canResume(session, req.headers["last-event-id"])))
-        return sendJsonRpcError(res, 400, -32000, CANNOT_RESUME);
-      if (req.method === "DELETE" && sharedSessions) {
-        // Ended in the store before the answer: from then on every instance answers 404.
-        session.ending = true;
-        try {
-          await store.delete(sessionId);
-        } catch (error) {
-          session.ending = false;
-          storeFailed(`ending session ${sessionId} in the session store`, error);
-          return sendJsonRpcError(res, 503, -32000, SESSION_STORE_UNAVAILABLE);
-        }
-        // The other instances close their copies now (a copy missing this learns it on its next request).
-        relay?.ended(sessionId).catch((error: unknown) => {
-          app.logger.warn(`telling the other instances that session ${sessionId} ended failed`, error);
-        });
-      }
-      if (req.method === "GET") {
-        try {
-          await holdStream(session, req, res);
-        } catch (error) {
-          storeFailed(`recording the GET stream of session ${sessionId}`, error);
-          return sendJsonRpcError(res, 503, -32000, SESSION_STORE_UNAVAILABLE);
-        }
-      }
-      if (!tracked.has(res)) track(session, res);
-      return session.transport.handleRequest(req, res, body);
-    }
-    if (req.method === "POST" && isInitialize(body)) {
-      if (shuttingDown) return sendJsonRpcError(res, 503, -32000, SHUTTING_DOWN);
-      if (live.size >= maxSessions) return tooManySessions(res);
-      return open(req, res, body);
-    }
-    return sendJsonRpcError(
-      res,
-      400,
-      -32000,
-      "Bad Request: the Mcp-Session-Id header is required (initialize first)",
-    );
-  };
+  private principalOf(req: AuthenticatedRequest): string | undefined {
+    if (!req.auth) return undefined;
+    return this.app.principalOf ? this.app.principalOf(req.auth) : req.auth.clientId || undefined;
+  }
 
-  const TOO_MANY = `Too many sessions: ${maxSessions} are open (maxSessions); retry later or end unused sessions with DELETE`;
-  const tooManySessions = (res: ServerResponse) => sendJsonRpcError(res, 503, -32000, TOO_MANY);
+  /** Whether `req` may use `session`: one opened by a principal serves that principal only. */
+  private mayUse(session: HttpSession, req: AuthenticatedRequest): boolean {
+    return session.principal === undefined || this.principalOf(req) === session.principal;
+  }
 
-  return {
-    ready: async () => {
-      await loadStreamableHttp();
-    },
-    arrived,
-    serve,
-    close: async () => {
-      closed = true;
-      // This instance stops holding GET streams: notifications go elsewhere (or wait in the event store).
-      if (relay) {
-        const held = [...live].filter((s) => s.streams > 0);
-        await Promise.allSettled(held.map((s) => store.update(s.id, { release: relay.instanceId })));
-      }
-      await Promise.allSettled([...live].map((s) => s.transport.close()));
-      await relay?.close();
-      await statelessRequests?.close();
-    },
-    stats: () => {
-      let eventStoreBytes = 0;
-      for (const session of live)
-        if (session.store instanceof MemoryEventStore) eventStoreBytes += session.store.bytes;
-      return { sessions: sessions.size, eventStoreBytes };
-    },
-  };
+  private tooManySessions(res: ServerResponse): void {
+    sendJsonRpcError(res, 503, -32000, this.tooMany);
+  }
 }
