@@ -1,10 +1,10 @@
 import type { ServerResponse } from "node:http";
-import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { SessionLimits, SessionRecord, SessionStore } from "../sessions/session-store.js";
 import type { AuthenticatedRequest } from "./authenticate.js";
 import type { HttpSession } from "./http-session.js";
+import { sessionBinding } from "./session-binding.js";
 import type { SessionBinding, SessionHost } from "./session-host.js";
-import type { RelayedSession, SessionRelay } from "./session-relay.js";
+import type { SessionRelay } from "./session-relay.js";
 import { reviveTransport, STANDALONE_STREAM_ID } from "./session-revival.js";
 
 /** What the shared-session logic needs from the session router. */
@@ -35,48 +35,11 @@ export interface SharedSessionsDeps {
  */
 export function sharedSessions(deps: SharedSessionsDeps) {
   const { app, store, limits, relay, sessions } = deps;
-  const sharedSessions = store.shared;
   /** Shared sessions being rebuilt here, so concurrent requests of one session rebuild it once. */
   const reviving = new Map<string, Promise<HttpSession | undefined>>();
 
-  const bindingOf = (session: HttpSession, revive?: SessionRecord): SessionBinding => ({
-    revive,
-    persist: async (change) => {
-      await store.update(session.id, change);
-      if (!relay || (change.subscribe === undefined && change.unsubscribe === undefined)) return;
-      // The instance holding the GET stream sends resource updates: it must know the subscriptions now.
-      const holder = (await store.get(session.id, limits))?.streamHolder;
-      if (holder !== undefined) await relay.changed(session.id, holder);
-    },
-    endsOnClose: () => !sharedSessions || session.ending,
-    notifiesHere: () => !relay || session.streams > 0,
-    follow: (apply) => {
-      session.apply = apply;
-    },
-    ...(relay
-      ? {
-          wrap: (transport: Transport) => {
-            const relayed = relay.wrap(session.id, transport, relayedSession(session));
-            session.detach = relayed.detach;
-            return relayed.transport;
-          },
-        }
-      : {}),
-  });
-
-  const relayedSession = (session: HttpSession): RelayedSession => ({
-    holdsStream: () => session.streams > 0,
-    streamHolder: async () => (await store.get(session.id, limits))?.streamHolder,
-    refresh: async () => {
-      const record = await store.get(session.id, limits);
-      if (record) session.apply?.(record);
-    },
-    end: () => {
-      session.transport
-        .close()
-        .catch((error) => app.logger.warn("closing an ended session's copy failed", error));
-    },
-  });
+  const bindingOf = (session: HttpSession, revive?: SessionRecord): SessionBinding =>
+    sessionBinding(session, revive, { store, limits, relay, logger: app.logger });
 
   /**
    * Makes this instance the holder of the session's GET stream while `res` is open: the
