@@ -23,6 +23,11 @@
  *      ratchet: identifiers and strings such as `pagination`, `cacheHit`, `"@Budget"`, comments
  *      aside). The kernel still names today's capabilities in its types while they move to
  *      the capability API (issue 22); the ceiling only ever goes down, to 0.
+ *   7. a patch of an SDK object: assigning to a method of a transport or a server
+ *      (`transport.send = …`, `server.connect = …`, `X.prototype.y = …`), or replacing a
+ *      transport's `onmessage` outside the wrappers that own their inner transport
+ *      (`PATCH_ALLOWED`). Wrap the transport instead (`transports/wrapped-transport.ts`), or use
+ *      the SDK's own callbacks (`server.onclose`, a transport's `onclose` set before it connects).
  * Prints each offending import as `src/a/x.ts -> src/b/y.ts`, then one summary line.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
@@ -38,6 +43,12 @@ const STANDALONE = ["cli"];
 const CAPABILITY_WORD = /paginat|cursor|cache|budget|spill|ephemeral|invalidat|projection/i;
 // Rule 6's ratchet. Lower it when the count falls (the check says by how much); never raise it.
 const KERNEL_WORD_CEILING = 7;
+// Rule 7: methods of SDK transports and servers that code must never replace.
+const SDK_METHOD_ASSIGNMENT =
+  /\.(?:send|start|close|connect|handleRequest|request|notification|setRequestHandler|setNotificationHandler|removeRequestHandler)\s*=(?![=>])|\.prototype\.[\w$]+\s*=(?![=>])/g;
+const ONMESSAGE_ASSIGNMENT = /\.onmessage\s*=(?![=>])/g;
+// The wrappers that own their inner transport and so set its `onmessage` themselves.
+const PATCH_ALLOWED = ["transports/wrapped-transport.ts", "protocol/registrar-2026/stdio-front.ts"];
 
 const args = process.argv.slice(2);
 const asJson = args.includes("--json");
@@ -198,6 +209,22 @@ function kernelCapabilityWords() {
   }
   return perFile.sort((a, b) => b.words - a.words);
 }
+/** Assignments that replace a method of an SDK object (rule 7), as `src/a/x.ts:line: code`. */
+function sdkPatches() {
+  const found = [];
+  for (const file of files) {
+    const code = stripComments(readFileSync(path.join(root, file), "utf8"));
+    const matches = [...code.matchAll(SDK_METHOD_ASSIGNMENT)];
+    if (!PATCH_ALLOWED.includes(file)) matches.push(...code.matchAll(ONMESSAGE_ASSIGNMENT));
+    for (const m of matches) {
+      const line = code.slice(0, m.index).split("\n").length;
+      const text = code.split("\n")[line - 1].trim();
+      found.push(`${show(file)}:${line}: ${text}`);
+    }
+  }
+  return found.sort();
+}
+const patches = sdkPatches();
 const kernelWords = kernelCapabilityWords();
 const kernelWordCount = kernelWords.reduce((sum, f) => sum + f.words, 0);
 const overCeiling = kernelWordCount > wordCeiling;
@@ -208,17 +235,25 @@ const ok =
     fileCycles.length +
     capabilityImports.length +
     kernelImports.length +
-    standaloneImports.length ===
+    standaloneImports.length +
+    patches.length ===
   0;
 const summary =
   `architecture: ${folderCycles.length} folder cycles; ${fileCycles.length} file cycles; ` +
   `${capabilityImports.length} capability->capability imports; ${kernelImports.length} kernel->capability imports; ` +
   `${standaloneImports.length} standalone imports; ${kernelWordCount} capability words in kernel code ` +
-  `(ceiling ${wordCeiling})`;
+  `(ceiling ${wordCeiling}); ${patches.length} patches of SDK objects`;
 
 if (asJson) {
   const report = { srcDir: label, files: files.length, ok, summary, unresolved };
-  Object.assign(report, { folderCycles, fileCycles, capabilityImports, kernelImports, standaloneImports });
+  Object.assign(report, {
+    folderCycles,
+    fileCycles,
+    capabilityImports,
+    kernelImports,
+    standaloneImports,
+    patches,
+  });
   Object.assign(report, {
     kernelWords: { count: kernelWordCount, ceiling: wordCeiling, files: kernelWords },
   });
@@ -240,6 +275,8 @@ if (asJson) {
     console.log(`kernel -> capability (${i.fromFolder} -> ${i.toFolder}): ${showImport(i)}`);
   for (const i of standaloneImports)
     console.log(`standalone (${i.fromFolder} -> ${i.toFolder}): ${showImport(i)}`);
+  for (const patch of patches)
+    console.log(`patch of an SDK object (wrap it: transports/wrapped-transport.ts): ${patch}`);
   if (overCeiling) {
     console.log(
       `kernel names capabilities ${kernelWordCount} times in code, over the ceiling of ${wordCeiling}: ` +

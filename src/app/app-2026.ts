@@ -1,21 +1,15 @@
-import type { IncomingMessage } from "node:http";
 import type { Server, ServerEventBus, Transport } from "@modelcontextprotocol/server";
 import type { ListKind } from "../catalogue/catalogue.js";
 import type { Clock } from "../clock/clock.js";
 import type { AppContainer } from "../container/app-container.js";
-import { FrugalConfigError } from "../errors/config-error.js";
 import type { InputLimits } from "../pipeline/stages/measure-input.js";
 import type { AppRuntime } from "../protocol/app-runtime.js";
 import { sendListChanged } from "../protocol/list-changed.js";
 import { CompletedStates } from "../protocol/registrar-2026/completed-states.js";
 import { DEFAULT_REPLAY_TTL_MS, inputReplay } from "../protocol/registrar-2026/input-replay.js";
 import { ListenedUris } from "../protocol/registrar-2026/listened-uris.js";
-import { type ModernRefusal, modernEra } from "../protocol/registrar-2026/modern-era.js";
-import {
-  type ParamHeader,
-  paramHeaderMismatch,
-  paramHeadersOf,
-} from "../protocol/registrar-2026/param-headers.js";
+import { modernEra } from "../protocol/registrar-2026/modern-era.js";
+import { type ModernScreen, modernScreen } from "../protocol/registrar-2026/modern-screen.js";
 import { answersProblem } from "../protocol/registrar-2026/screen-answers.js";
 import { stdioFront } from "../protocol/registrar-2026/stdio-front.js";
 import { createV2ServerFactory } from "../protocol/registrar-2026/v2-registrar.js";
@@ -59,7 +53,7 @@ export class McpApp2026 extends McpApp {
   /** The limits the answers of a 2026 request are held to: those of arguments. */
   private readonly inputLimits: InputLimits;
   /** The SEP-2243 header-mirrored parameters of each tool that declares some. */
-  private readonly paramHeaders: Map<string, ParamHeader[]>;
+  private readonly screen: ModernScreen;
   private readonly stoppers: Array<() => Promise<void>> = [];
   private readonly listened = new ListenedUris();
   /** The servers of open 2026-07-28 stdio connections (one each, for the connection's life). */
@@ -96,8 +90,8 @@ export class McpApp2026 extends McpApp {
     this.bus = new sdk.server.InMemoryServerEventBus((error) =>
       this.logger.warn("a subscriptions/listen stream failed to take a notification", error),
     );
-    this.paramHeaders = paramHeadersByTool(runtime);
     this.inputLimits = { ...DEFAULT_INPUT_LIMITS, ...settings.inputLimits };
+    this.screen = modernScreen(runtime, this.inputLimits);
     const clock = appContainer.resolve(CLOCK) as Clock;
     this.serverFactory = createV2ServerFactory(
       runtime,
@@ -161,32 +155,7 @@ export class McpApp2026 extends McpApp {
       onerror: (error) => this.logger.debug("2026-07-28 request refused", error),
       bus: this.bus,
     });
-    return modernEra(this.sdk, modern, maxBodyBytes, this.listened, (req, body) => this.screen(req, body));
-  }
-
-  /**
-   * What the front door checks of a 2026-07-28 request before the SDK sees it: the
-   * `Mcp-Param-*` headers of a `tools/call` against its arguments (SEP-2243), and the answers
-   * in `inputResponses` against the input limits of arguments.
-   */
-  private screen(req: IncomingMessage, body: unknown): ModernRefusal | undefined {
-    const params = (body as { method?: unknown; params?: Record<string, unknown> } | null)?.params;
-    const shape = paramsShapeProblem(params);
-    if (shape) return { status: 400, code: -32602, message: `Invalid params: ${shape}` };
-    if (params === undefined) return undefined;
-    const method = (body as { method?: unknown }).method;
-    const declared = method === "tools/call" ? this.paramHeaders.get(String(params.name)) : undefined;
-    const mismatch = declared && paramHeaderMismatch(declared, params.arguments, req.headers);
-    if (mismatch) {
-      return {
-        status: 400,
-        code: HEADER_MISMATCH,
-        message: `Bad Request: the request headers and body disagree: ${mismatch.problem}`,
-        data: { mismatch: { header: mismatch.header, body: mismatch.problem } },
-      };
-    }
-    const problem = answersProblem(body, this.inputLimits);
-    return problem ? { status: 200, code: -32602, message: problem } : undefined;
+    return modernEra(this.sdk, modern, maxBodyBytes, this.listened, this.screen);
   }
 
   /**
@@ -281,43 +250,9 @@ export class McpApp2026 extends McpApp {
   }
 }
 
-/** Why `params` (or its `_meta`, the 2026-07-28 envelope) is no object, naming it; the SDK says only "not a valid JSON-RPC message". */
-function paramsShapeProblem(params: unknown): string | undefined {
-  const kind = (value: unknown) =>
-    value === null ? "null" : Array.isArray(value) ? "an array" : `a ${typeof value}`;
-  const isObject = (value: unknown) => value !== null && typeof value === "object" && !Array.isArray(value);
-  if (params === undefined) return undefined;
-  if (!isObject(params)) return `\`params\` must be an object, not ${kind(params)}`;
-  const meta = (params as { _meta?: unknown })._meta;
-  if (meta !== undefined && !isObject(meta))
-    return `\`params._meta\` (the 2026-07-28 envelope) must be an object, not ${kind(meta)}`;
-  return undefined;
-}
-
 /** The v2 event bus kind of each list's list-changed notification. */
 const LISTEN_KIND = {
   tools: "tools_list_changed",
   prompts: "prompts_list_changed",
   resources: "resources_list_changed",
 } as const;
-
-/** JSON-RPC code of a request whose headers and body disagree (SEP-2243). */
-const HEADER_MISMATCH = -32020;
-
-/** The header-mirrored parameters of every tool; a bad declaration fails start-up, naming the tool. */
-function paramHeadersByTool(runtime: AppRuntime): Map<string, ParamHeader[]> {
-  const byTool = new Map<string, ParamHeader[]>();
-  for (const [name, operation] of runtime.registry.tools) {
-    try {
-      const declared = paramHeadersOf(operation.definition.listing.inputSchema);
-      if (declared.length > 0) byTool.set(name, declared);
-    } catch (error) {
-      throw new FrugalConfigError(
-        operation.definition.where,
-        `its input declares an invalid x-mcp-header (${(error as Error).message})`,
-        'declare x-mcp-header only on a string, integer or boolean property of the input (z.string().meta({ "x-mcp-header": "Region" })), with a name unique across the tool',
-      );
-    }
-  }
-  return byTool;
-}

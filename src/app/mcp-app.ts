@@ -1,10 +1,9 @@
 // Over 300 lines: McpApp is the one public object of a running app (connect, listen, HTTP handler,
-// notifications, stats, close); its stats and its drain helpers live beside it (app-stats.ts, drain.ts).
+// notifications, stats, close), each method short; what they build lives beside it: its stats
+// (app-stats.ts), drain (drain.ts), a session's server (session-server.ts) and transport (session-transport.ts).
 import { randomUUID } from "node:crypto";
 import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
-import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { CancelledNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 import type { InjectionToken } from "tsyringe";
 import type { ListKind } from "../catalogue/catalogue.js";
@@ -17,30 +16,21 @@ import { sendListChanged } from "../protocol/list-changed.js";
 import type { OperationTable } from "../protocol/operations/operation.js";
 import { createOperationTable } from "../protocol/operations/operation-table.js";
 import { installOperations } from "../protocol/registrar-2025/install-operations.js";
-import { screenParams } from "../protocol/registrar-2025/screen-params.js";
 import { ownerScopedFeatures } from "../protocol/registrar-2025/stateless-session.js";
-import { newSession, type ServedSession, type Session, sessionServes } from "../protocol/session.js";
-import type { SessionRecord, SessionStore } from "../sessions/session-store.js";
+import { newSession, type ServedSession, sessionServes } from "../protocol/session.js";
+import type { SessionStore } from "../sessions/session-store.js";
 import { SESSION_STORE } from "../tokens.js";
 import { createHttpHandler, type SecondEra } from "../transports/front-door.js";
 import type { HttpHandler, HttpHandlerOptions, HttpHandlerStats } from "../transports/http-handler.js";
 import { type ListenOptions, listen } from "../transports/listen.js";
 import { limitMounted, type MountedHttpHandler } from "../transports/mounted-limits.js";
 import type { SessionBinding } from "../transports/session-host.js";
-import { reviveServer } from "../transports/session-revival.js";
 import { DEFAULT_INPUT_LIMITS, type McpAppOptions } from "./app-options.js";
 import { type AppStats, appStats } from "./app-stats.js";
-import {
-  allAnswered,
-  allSent,
-  cutCall,
-  HANDLER_GRACE_MS,
-  SHUTTING_DOWN,
-  settleRequest,
-  shutdownError,
-  trackSends,
-} from "./drain.js";
+import { drainSessions, HANDLER_GRACE_MS } from "./drain.js";
 import { closeAll } from "./lifecycle.js";
+import { bindSession, sessionServer } from "./session-server.js";
+import { sessionTransport } from "./session-transport.js";
 
 export type { AppStats } from "./app-stats.js";
 
@@ -155,23 +145,7 @@ export class McpApp {
     options: { stateless?: boolean; session?: SessionBinding } = {},
   ): Promise<void> {
     if (this.closing) throw new Error("this app is closed; create a new one with McpFactory.create");
-    const server = new Server(
-      { name: this.options.name, version: this.options.version },
-      {
-        // A stateless request has no stream to notify on later: it offers no subscriptions or list changes.
-        capabilities: options.stateless
-          ? { tools: {}, resources: {}, prompts: {}, logging: {}, completions: {} }
-          : {
-              tools: { listChanged: true },
-              resources: { subscribe: true, listChanged: true },
-              prompts: { listChanged: true },
-              logging: {},
-              completions: {},
-            },
-        ...(this.options.instructions === undefined ? {} : { instructions: this.options.instructions }),
-        jsonSchemaValidator: this.validator,
-      },
-    );
+    const server = sessionServer(this.options, this.validator, options.stateless === true);
     const fallbackId = randomUUID();
     const session: ServedSession = {
       ...newSession(
@@ -182,73 +156,32 @@ export class McpApp {
       server,
     };
     const binding = options.session;
-    if (binding) {
-      session.persist = (change) => binding.persist(change);
-      session.notifiesHere = () => binding.notifiesHere();
-      // What other instances serving the session may change: taken from its record.
-      const apply = (record: SessionRecord) => {
-        session.logLevel = record.logLevel;
-        session.subscriptions.clear();
-        for (const uri of record.subscriptions) session.subscriptions.add(uri);
-      };
-      binding.follow(apply);
-      if (binding.revive) {
-        reviveServer(server, binding.revive);
-        apply(binding.revive);
-      }
-    }
-    trackSends(transport, session);
+    if (binding) bindSession(session, binding);
+    const screen = { draining: () => this.isDraining, maxInputDepth: this.maxInputDepth };
+    const tracked = sessionTransport(transport, session, screen);
+    // A shared session's relay sits outside the app's tracking: what it sends passes through it.
+    const served = binding?.wrap ? binding.wrap(tracked) : tracked;
     installOperations(server, session, this.operations);
-    server.onclose = () => {
-      this.sessions.delete(session);
-      session.lifetime.abort(new Error("session closed"));
-      const ended = binding?.endsOnClose() ?? true;
-      // What search revealed to the session goes with it (not with a shared session's local copy).
-      if (ended) this.runtime.catalogue.forget(`session:${session.id()}`);
-      // A shared session's copy closing on this instance leaves the session (and its resources) to the others.
-      if (this.options.ephemeral?.deleteOnSessionEnd && ended) {
-        void this.runtime.ephemeral.deleteOwnedBy(`session:${session.id()}`).catch((error) => {
-          this.logger.warn(
-            "deleting the resources of an ended session failed; their TTL still bounds them",
-            error,
-          );
-        });
-      }
-    };
+    server.onclose = () => this.sessionClosed(session, binding?.endsOnClose() ?? true);
     this.sessions.add(session);
-    await server.connect(transport);
-    this.screenRequests(transport, session);
+    await server.connect(served);
   }
 
-  /**
-   * Sits between the transport and the SDK server: while the app drains, a request is
-   * answered at once with an error (its handler never starts); otherwise it is tracked
-   * until answered, so `close()` can wait for it and answer it if it is cut.
-   */
-  private screenRequests(transport: Transport, session: Session): void {
-    const deliver = transport.onmessage;
-    if (!deliver) return;
-    transport.onmessage = (message, extra) => {
-      // Transports hand over messages already checked as JSON-RPC: a request is one with a
-      // method and an id. (The SDK's `isJSONRPCRequest` runs a zod parse, a cost on every call.)
-      if ("method" in message && "id" in message) {
-        if (this.isDraining) {
-          void transport.send(shutdownError(message.id, SHUTTING_DOWN)).catch(() => {});
-          return;
-        }
-        const refused = screenParams(message.id, message.method, message.params, this.maxInputDepth);
-        if (refused) {
-          void transport.send(refused).catch(() => {});
-          return;
-        }
-        session.unanswered.set(message.id, message.method);
-      } else if ("method" in message && message.method === "notifications/cancelled") {
-        const cancelled = CancelledNotificationSchema.safeParse(message);
-        const id = cancelled.success ? cancelled.data.params.requestId : undefined;
-        if (id !== undefined) settleRequest(session, id);
-      }
-      deliver(message, extra);
-    };
+  /** A session's server closed; `ended`: the session ended, not only this instance's copy of a shared one. */
+  private sessionClosed(session: ServedSession, ended: boolean): void {
+    this.sessions.delete(session);
+    session.lifetime.abort(new Error("session closed"));
+    // What search revealed to the session goes with it (not with a shared session's local copy).
+    if (ended) this.runtime.catalogue.forget(`session:${session.id()}`);
+    // A shared session's copy closing on this instance leaves the session (and its resources) to the others.
+    if (this.options.ephemeral?.deleteOnSessionEnd && ended) {
+      void this.runtime.ephemeral.deleteOwnedBy(`session:${session.id()}`).catch((error) => {
+        this.logger.warn(
+          "deleting the resources of an ended session failed; their TTL still bounds them",
+          error,
+        );
+      });
+    }
   }
 
   /** Serves over stdio, or Streamable HTTP (`{ transport: "http", port, host, path }`). */
@@ -359,19 +292,7 @@ export class McpApp {
     this.runtime.invalidator.stop();
     this.runtime.catalogue.detach();
     this.runtime.ephemeral.stopSweeping();
-    const drainMs = this.options.drainTimeoutMs ?? 10_000;
-    // No request is tracked from now on (new ones are refused): wait for those already in.
-    const pending = [...this.sessions].filter((s) => s.unanswered.size > 0).map(allAnswered);
-    if (pending.length > 0 && !(await settledWithin(Promise.allSettled(pending), drainMs))) {
-      // Cut: answer every call still running with an error, instead of leaving its client waiting.
-      const cuts = [...this.sessions].flatMap((session) =>
-        [...session.unanswered.keys()].map((id) => cutCall(session, id)),
-      );
-      await settledWithin(Promise.allSettled(cuts), 1000);
-    }
-    // Responses may still be on their way (a store write before an SSE write): let them go out.
-    await new Promise((resolve) => setImmediate(resolve));
-    await settledWithin(Promise.allSettled([...this.sessions].map(allSent)), 1000);
+    await drainSessions([...this.sessions], this.options.drainTimeoutMs ?? 10_000);
     const running = [...this.sessions].flatMap((session) =>
       [...session.inFlight].map(([call, name]) => ({ session, call, name })),
     );

@@ -42,50 +42,10 @@ const log = (line: string) => process.stderr.write(`[frugal-mcp] ${line}\n`);
 async function run(argv: readonly string[]): Promise<number> {
   const [command, ...rest] = argv;
   switch (command) {
-    case "create": {
-      const { values, positionals } = parseArgs({
-        args: [...rest],
-        allowPositionals: true,
-        options: {
-          name: { type: "string" },
-          from: { type: "string" },
-          install: { type: "boolean" },
-          "no-install": { type: "boolean" },
-          force: { type: "boolean" },
-        },
-      });
-      const [dir, ...extra] = positionals;
-      if (dir === undefined || extra.length > 0) throw new CliError(`create takes one folder\n\n${USAGE}`, 2);
-      await createProject({
-        dir,
-        name: values.name,
-        from: values.from,
-        install: values["no-install"] ? false : values.install,
-        force: values.force,
-        cwd: process.cwd(),
-        interactive: process.stdin.isTTY === true,
-        log: (line) => process.stdout.write(`${line}\n`),
-      });
-      return 0;
-    }
-    case "dev": {
-      const split = rest.indexOf("--");
-      const own = split === -1 ? rest : rest.slice(0, split);
-      const { values, positionals } = parseArgs({
-        args: [...own],
-        allowPositionals: true,
-        options: { project: { type: "string" }, swc: { type: "boolean" } },
-      });
-      if (positionals.length > 1) throw new CliError(`dev takes one entry file\n\n${USAGE}`, 2);
-      return dev({
-        entry: positionals[0] ?? "src/main.ts",
-        project: values.project,
-        swc: values.swc,
-        args: split === -1 ? [] : rest.slice(split + 1),
-        cwd: process.cwd(),
-        log,
-      });
-    }
+    case "create":
+      return runCreate(rest);
+    case "dev":
+      return runDev(rest);
     case "inspect":
       return inspect({ ...inspectOptions(rest), cwd: process.cwd(), log });
     case "-v":
@@ -100,6 +60,54 @@ async function run(argv: readonly string[]): Promise<number> {
     default:
       throw new CliError(`unknown command "${command}"\n\n${USAGE}`, 2);
   }
+}
+
+/** `frugal-mcp create <folder> [--name] [--from] [--install|--no-install] [--force]`. */
+async function runCreate(args: readonly string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: [...args],
+    allowPositionals: true,
+    options: {
+      name: { type: "string" },
+      from: { type: "string" },
+      install: { type: "boolean" },
+      "no-install": { type: "boolean" },
+      force: { type: "boolean" },
+    },
+  });
+  const [dir, ...extra] = positionals;
+  if (dir === undefined || extra.length > 0) throw new CliError(`create takes one folder\n\n${USAGE}`, 2);
+  await createProject({
+    dir,
+    name: values.name,
+    from: values.from,
+    install: values["no-install"] ? false : values.install,
+    force: values.force,
+    cwd: process.cwd(),
+    interactive: process.stdin.isTTY === true,
+    log: (line) => process.stdout.write(`${line}\n`),
+  });
+  return 0;
+}
+
+/** `frugal-mcp dev [entry] [--project] [--swc] [-- app arguments]`. */
+function runDev(args: readonly string[]): Promise<number> {
+  const split = args.indexOf("--");
+  const own = split === -1 ? args : args.slice(0, split);
+  const { values, positionals } = parseArgs({
+    args: [...own],
+    allowPositionals: true,
+    options: { project: { type: "string" }, swc: { type: "boolean" } },
+  });
+  if (positionals.length > 1) throw new CliError(`dev takes one entry file\n\n${USAGE}`, 2);
+  return dev({
+    entry: positionals[0] ?? "src/main.ts",
+    project: values.project,
+    swc: values.swc,
+    args: split === -1 ? [] : args.slice(split + 1),
+    cwd: process.cwd(),
+    log,
+  });
 }
 
 /** Picks inspect's own options out; everything else is the Inspector's, in its order. */

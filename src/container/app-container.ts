@@ -1,3 +1,6 @@
+// Over 300 lines on purpose: the app's DI container builds classes itself so that each failure names the
+// class, the parameter and the fix; those messages need the build's own state (the chain being built, the
+// module that lists a token), so they stay methods of the one builder class.
 import type { DependencyContainer, InjectionToken } from "tsyringe";
 import { fieldOf, isObject } from "../common/guards.js";
 import type { ProviderEntry } from "../decorators/mcp-module.decorator.js";

@@ -6,7 +6,7 @@ import { metadataStore } from "../metadata/store.js";
 type Constructor = new (...args: any[]) => unknown;
 
 /** The flattened content of a module and everything it imports. */
-interface ModuleGraph {
+export interface ModuleGraph {
   /** Services in import order (imported modules first), each once. */
   readonly services: Constructor[];
   /** Providers in override order: later entries win for the same token. */

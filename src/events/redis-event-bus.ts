@@ -1,3 +1,6 @@
+// Over 300 lines on purpose: one class, the EVENT_BUS contract on Redis pub/sub, whose parts share one
+// connection state (outbox while the publisher is down, subscriber reconnects, heartbeat, delivery changes);
+// split apart they would pass that state around. Its helpers are at the bottom.
 import { randomUUID } from "node:crypto";
 import type { RedisOptions } from "ioredis";
 import { fieldOf } from "../common/guards.js";

@@ -1,16 +1,13 @@
 import type { InjectionToken } from "tsyringe";
 import { DEFAULT_MAX_GROUPS } from "../aggregate/query-groups.js";
 import { DEFAULT_INPUT_LIMITS, type McpAppOptions } from "../app/app-options.js";
-import { acquireAll, awaitReady } from "../app/lifecycle.js";
 import { McpApp } from "../app/mcp-app.js";
 import { Budget } from "../budget/budget.capability.js";
 import { BUDGET_STAGE, type BudgetStageDeps } from "../budget/budget.stage.js";
 import { buildRegistry, type ResolvedService } from "../builder/build-registry.js";
-import { OptionChecker, TEXT_FORMATS } from "../builder/check-options.js";
 import type { DeclaredService } from "../builder/declared-service.js";
 import type { Registry } from "../builder/registry.js";
-import { checkAppInterceptors, isInterceptorClass } from "../builder/resolve-specs.js";
-import { scanService } from "../builder/scan-service.js";
+import { checkAppInterceptors } from "../builder/resolve-specs.js";
 import { CACHE_STAGE, type CacheStageDeps } from "../cache/cache.stage.js";
 import { CacheInvalidator } from "../cache/cache-invalidator.js";
 import { CacheTrust } from "../cache/cache-trust.js";
@@ -20,8 +17,9 @@ import { Catalogue } from "../catalogue/catalogue.js";
 import { CATALOGUE } from "../catalogue/catalogue-control.js";
 import { checkCatalogueOptions } from "../catalogue/catalogue-options.js";
 import { SearchTools, searchToolsService } from "../catalogue/search-tools.service.js";
+import type { Clock } from "../clock/clock.js";
 import { type AppContainer, createAppContainer } from "../container/app-container.js";
-import { collectModuleGraph } from "../container/module-graph.js";
+import { collectModuleGraph, type ModuleGraph } from "../container/module-graph.js";
 import { EphemeralResources } from "../ephemeral/ephemeral-resources.js";
 import { settingsForStorage } from "../ephemeral/ephemeral-settings.js";
 import { SCAN_DEFAULTS } from "../ephemeral/query-scan.js";
@@ -31,21 +29,19 @@ import { resourceToolsService } from "../ephemeral/resource-tools.service.js";
 import { SPILL_STAGE, type SpillStageDeps } from "../ephemeral/spill.stage.js";
 import { FrugalConfigError } from "../errors/config-error.js";
 import { reportUndelivered } from "../events/undelivered.js";
-import type { Logger } from "../logging/logger.js";
-import type { TextFormat } from "../metadata/definitions.js";
-import { metadataStore } from "../metadata/store.js";
 import { AppMetrics } from "../metrics/app-metrics.js";
-import { CursorCodec } from "../pagination/cursor-codec.js";
+import { CursorCodec, type CursorCodecOptions } from "../pagination/cursor-codec.js";
 import { createKeyring } from "../pagination/cursor-keys.js";
 import type { Capability } from "../pipeline/capability.js";
-import type { Interceptor, InterceptorRef } from "../pipeline/interceptor.js";
 import type { AppRuntime } from "../protocol/app-runtime.js";
 import { callerOfContext } from "../protocol/calls/caller.js";
 import { declaredResourceReader, findDeclaredResource } from "../protocol/operations/declared-resources.js";
 import type { ResourceStorage } from "../storage/storage.js";
 import type { TokenCounter } from "../tokenizer/token-counter.js";
-import { CACHE, CLOCK, EVENT_BUS, LOGGER, SESSION_STORE, STORAGE, TOKEN_COUNTER } from "../tokens.js";
-import { startEventSources } from "./event-sources.js";
+import { CACHE, CLOCK, EVENT_BUS, LOGGER, STORAGE, TOKEN_COUNTER } from "../tokens.js";
+import { declaredInterceptors, interceptorFactory } from "./app-interceptors.js";
+import { checkAppBudget, checkAppText } from "./app-option-checks.js";
+import { preloadTokenizer, startProviders, warnAboutCursorSecret } from "./app-startup.js";
 import { frameworkProviders } from "./framework-providers.js";
 import { BUILT_IN_CAPABILITIES, pipelineStages } from "./pipeline-stages.js";
 import { queryCursors } from "./query-cursors.js";
@@ -82,18 +78,7 @@ export const McpFactory = {
     const appInterceptorTypes = checkAppInterceptors(options.interceptors);
     // Made before the container, which provides its control (`CATALOGUE`); attached to the registry once built.
     const catalogue = new Catalogue(checkCatalogueOptions(options.catalogue));
-    // Interceptors are singletons of the app's container like services: one instance per
-    // app, shared with anything that injects the class, closed with the app.
-    const appContainer = createAppContainer(
-      [
-        ...frameworkProviders(),
-        ...graph.providers,
-        ...(options.providers ?? []),
-        { provide: CATALOGUE, useValue: catalogue.control },
-      ],
-      [...graph.services, ...declaredInterceptors(graph.services, appInterceptorTypes)],
-      { listedBy: graph.listedBy },
-    );
+    const appContainer = appContainerOf(graph, options, catalogue, appInterceptorTypes);
     const logger = appContainer.resolve(LOGGER);
     const clock = appContainer.resolve(CLOCK);
     // Set once the registry exists. An event the app fails to emit (`@Invalidates`,
@@ -112,18 +97,8 @@ export const McpFactory = {
       logger,
       settingsForStorage(options.ephemeral, storage),
     );
-    const resourceTools = {
-      read: options.ephemeral?.readToolName ?? "read_resource",
-      search: options.ephemeral?.searchToolName ?? "search_resource",
-      query: options.ephemeral?.queryToolName ?? "query_resource",
-    };
-    const cursors = new CursorCodec({
-      keyring,
-      clock,
-      ttlMs: options.cursorTtlMs ?? 24 * 60 * 60 * 1000,
-      encrypt: options.encryptCursors ?? false,
-      maxLength: options.maxCursorLength ?? 1024,
-    });
+    const resourceTools = resourceToolNames(options);
+    const cursors = cursorCodec(options, keyring, clock);
     // The tools that read any resource in slices: for stored results, and for declared
     // resources a budget may refuse whole (the refusal points to them).
     const withResourceTools =
@@ -172,28 +147,15 @@ export const McpFactory = {
     };
     const services: Array<ResolvedService | DeclaredService> = resolveServices(appContainer, graph.services);
     if (withResourceTools) {
-      services.push(
-        resourceToolsService(
-          new EphemeralResourceTools(
-            ephemeral,
-            counter,
-            appBudget,
-            declaredResourceReader(builtRegistry),
-            clock,
-            {
-              counter,
-              cursors: queryCursors(cursors),
-              bounds: {
-                maxItems: options.aggregate?.maxScanItems ?? SCAN_DEFAULTS.maxItems,
-                maxMs: options.aggregate?.maxScanMs ?? SCAN_DEFAULTS.maxMs,
-              },
-              maxGroups: options.aggregate?.maxGroups ?? DEFAULT_MAX_GROUPS,
-              tool: resourceTools.query,
-            },
-          ),
-          resourceTools,
-        ),
-      );
+      const reader = declaredResourceReader(builtRegistry);
+      const tools = new EphemeralResourceTools(ephemeral, counter, appBudget, reader, clock, {
+        counter,
+        cursors: queryCursors(cursors),
+        bounds: scanBounds(options),
+        maxGroups: options.aggregate?.maxGroups ?? DEFAULT_MAX_GROUPS,
+        tool: resourceTools.query,
+      });
+      services.push(resourceToolsService(tools, resourceTools));
     }
     if (catalogue.settings.search)
       services.push(
@@ -221,26 +183,12 @@ export const McpFactory = {
     catalogue.attach(registry, events, logger);
     // A URI a declared resource or template serves cannot be chosen for an ephemeral one.
     ephemeral.isDeclaredUri = (uri) => findDeclaredResource(registry, uri) !== undefined;
-    if (keyring.weak)
-      logger.warn("a cursorSecret is shorter than 16 bytes; use a long random secret in production");
-    if (keyring.ephemeral && usesPagination(registry)) {
-      logger.warn(
-        "no cursorSecret: cursors are signed with a random per-process key, so they will not survive a restart or work across instances",
-      );
-    }
+    warnAboutCursorSecret(keyring, usesPagination(registry), logger);
 
     const invalidator = new CacheInvalidator(registry, cache, flights, metrics, logger, trust);
     invalidatorOf = invalidator;
     invalidator.start(events);
-    const readyTimeoutMs = options.readyTimeoutMs ?? 500;
-    // Built now, so its connection is awaited below and closed with the app.
-    appContainer.resolve(SESSION_STORE);
-    acquireAll(appContainer.instances);
-    // One bound for both: connections and event sources get ready side by side.
-    await Promise.all([
-      startEventSources(appContainer.instances, events, readyTimeoutMs, logger),
-      awaitReady(appContainer.instances, readyTimeoutMs, logger),
-    ]);
+    await startProviders(appContainer, events, options.readyTimeoutMs ?? 500, logger);
     // If anything counts tokens, load the tokenizer in the background: start-up does not
     // wait for it, and the first call that counts waits only for what is left of it.
     if (usesBudgets(registry) || withResourceTools || writesPageTables(registry))
@@ -291,50 +239,57 @@ function resolveServices(appContainer: AppContainer, services: readonly Function
   }));
 }
 
-/**
- * Starts loading the counter's costly part (the BPE tables: about 190 ms and 50 MB) without
- * waiting for it. A failure is logged here; `count` then tries again and fails the call.
- */
-function preloadTokenizer(counter: TokenCounter, logger: Logger): void {
-  counter.load?.().catch((error: unknown) => {
-    logger.warn("loading the tokenizer failed; calls that count tokens will try again", error);
-  });
-}
-
-/** The app's `text` option: `"auto"` or `"json"`, like `@Tool`'s. */
-function checkAppText(text: unknown): TextFormat | undefined {
-  if (text === undefined) return undefined;
-  return new OptionChecker("McpFactory.create options").oneOf("`text`", text, TEXT_FORMATS);
-}
-
-/** The app's `budget` option must be a positive whole number, like `@Budget`'s. */
-function checkAppBudget(budget: unknown): number | undefined {
-  if (budget === undefined) return undefined;
-  return new OptionChecker("McpFactory.create options").positiveInteger("`budget`", budget, "budget: 2000");
-}
-
-/** Builds each interceptor class once per app with the app's container (constructor injection). */
-function interceptorFactory(appContainer: AppContainer): (type: InterceptorRef) => Interceptor {
-  const built = new Map<InterceptorRef, Interceptor>();
-  return (type) => {
-    // An instance the user built is used as it is.
-    if (typeof type !== "function") return type;
-    let instance = built.get(type);
-    if (!instance) {
-      instance = appContainer.resolve(type as unknown as InjectionToken<Interceptor>);
-      built.set(type, instance);
-    }
-    return instance;
+/** The names of the resource tools (`read_resource`, `search_resource`, `query_resource` unless renamed). */
+function resourceToolNames(options: McpAppOptions) {
+  return {
+    read: options.ephemeral?.readToolName ?? "read_resource",
+    search: options.ephemeral?.searchToolName ?? "search_resource",
+    query: options.ephemeral?.queryToolName ?? "query_resource",
   };
 }
 
-/** Every interceptor class the app's services and options name (invalid ones are refused later, by name). */
-function declaredInterceptors(services: readonly Function[], appWide: readonly unknown[]): Function[] {
-  const found = new Set<unknown>(appWide);
-  for (const service of services) {
-    for (const type of metadataStore.service(service)?.interceptors ?? []) found.add(type);
-    for (const member of scanService(service))
-      for (const type of member.metadata.interceptors ?? []) found.add(type);
-  }
-  return [...found].filter(isInterceptorClass);
+/** The app's cursor codec: signed (and encrypted, if asked) with the keyring, a day's life by default. */
+function cursorCodec(
+  options: McpAppOptions,
+  keyring: CursorCodecOptions["keyring"],
+  clock: Clock,
+): CursorCodec {
+  return new CursorCodec({
+    keyring,
+    clock,
+    ttlMs: options.cursorTtlMs ?? 24 * 60 * 60 * 1000,
+    encrypt: options.encryptCursors ?? false,
+    maxLength: options.maxCursorLength ?? 1024,
+  });
+}
+
+/** How far `query_resource` scans a stored result, by the app's `aggregate` options. */
+function scanBounds(options: McpAppOptions) {
+  return {
+    maxItems: options.aggregate?.maxScanItems ?? SCAN_DEFAULTS.maxItems,
+    maxMs: options.aggregate?.maxScanMs ?? SCAN_DEFAULTS.maxMs,
+  };
+}
+
+/**
+ * The app's own DI container: the framework's providers, the modules', then the options'
+ * (later ones override). Interceptors are singletons of it like services: one instance per
+ * app, shared with anything that injects the class, closed with the app.
+ */
+function appContainerOf(
+  graph: ModuleGraph,
+  options: McpAppOptions,
+  catalogue: Catalogue,
+  appInterceptorTypes: readonly unknown[],
+): AppContainer {
+  return createAppContainer(
+    [
+      ...frameworkProviders(),
+      ...graph.providers,
+      ...(options.providers ?? []),
+      { provide: CATALOGUE, useValue: catalogue.control },
+    ],
+    [...graph.services, ...declaredInterceptors(graph.services, appInterceptorTypes)],
+    { listedBy: graph.listedBy },
+  );
 }

@@ -153,9 +153,6 @@ export class RedisStorage implements ResourceStorage {
     const version = checkedVersion(meta.version);
     const condition = expected === undefined ? "" : String(expected);
     const { client } = this.connection;
-    const ttl = this.ttlOf(meta.expiresAt);
-    const contentKey = this.blobKey(id, version, "content");
-    const indexKey = this.blobKey(id, version, "index");
     const json = JSON.stringify(meta);
     // What the write replaces, so that it can be undone; if even that cannot be read, nothing is written.
     let previousJson: string | null;
@@ -170,48 +167,7 @@ export class RedisStorage implements ResourceStorage {
     try {
       // Listed before it exists, never the other way round: the listing skips what it cannot find.
       await this.indexOwner(meta);
-      if (content.byteLength <= this.chunkBytes && index.byteLength <= this.chunkBytes) {
-        const written = await client.eval(
-          PUT_SCRIPT,
-          3,
-          contentKey,
-          indexKey,
-          this.metaKey(id),
-          asBuffer(content),
-          asBuffer(index),
-          json,
-          ttl,
-          condition,
-        );
-        conflicted = written === -1;
-      } else {
-        const suffix = randomBytes(8).toString("hex");
-        const temporary = [
-          `${this.prefix}t:${hashTag(id)}:${suffix}:c`,
-          `${this.prefix}t:${hashTag(id)}:${suffix}:x`,
-        ] as const;
-        try {
-          await this.writeChunked(temporary[0], content, ttl + TEMPORARY_MARGIN_MS);
-          await this.writeChunked(temporary[1], index, ttl + TEMPORARY_MARGIN_MS);
-          const committed = await client.eval(
-            COMMIT_SCRIPT,
-            5,
-            temporary[0],
-            temporary[1],
-            contentKey,
-            indexKey,
-            this.metaKey(id),
-            json,
-            // Counted from now, not from before the write: the resource expires at expiresAt.
-            this.ttlOf(meta.expiresAt),
-            condition,
-          );
-          conflicted = committed === -1;
-          if (committed !== 1 && !conflicted) throw new Error("the blobs expired before the write completed");
-        } finally {
-          await client.del(...temporary).catch(() => 0);
-        }
-      }
+      conflicted = await this.writeVersion(id, version, meta, json, content, index, condition);
     } catch (error) {
       this.undos.undo({
         id,
@@ -228,6 +184,54 @@ export class RedisStorage implements ResourceStorage {
       await client
         .del(this.blobKey(id, previous.version, "content"), this.blobKey(id, previous.version, "index"))
         .catch(() => 0);
+    }
+  }
+
+  /**
+   * Writes a version's blobs and its metadata by one script, only if the stored version is
+   * still `condition` (empty: whatever it is); true when it was not (nothing written). Blobs
+   * over `chunkBytes` are first written in chunks to temporary keys the script renames.
+   */
+  private async writeVersion(
+    id: string,
+    version: number,
+    meta: StoredResourceMeta,
+    json: string,
+    content: Uint8Array,
+    index: Uint8Array,
+    condition: string,
+  ): Promise<boolean> {
+    const { client } = this.connection;
+    const ttl = this.ttlOf(meta.expiresAt);
+    const contentKey = this.blobKey(id, version, "content");
+    const indexKey = this.blobKey(id, version, "index");
+    if (content.byteLength <= this.chunkBytes && index.byteLength <= this.chunkBytes) {
+      const args = [asBuffer(content), asBuffer(index), json, ttl, condition];
+      return (await client.eval(PUT_SCRIPT, 3, contentKey, indexKey, this.metaKey(id), ...args)) === -1;
+    }
+    const suffix = randomBytes(8).toString("hex");
+    const temporary = [
+      `${this.prefix}t:${hashTag(id)}:${suffix}:c`,
+      `${this.prefix}t:${hashTag(id)}:${suffix}:x`,
+    ] as const;
+    try {
+      await this.writeChunked(temporary[0], content, ttl + TEMPORARY_MARGIN_MS);
+      await this.writeChunked(temporary[1], index, ttl + TEMPORARY_MARGIN_MS);
+      const keys = [...temporary, contentKey, indexKey, this.metaKey(id)];
+      // Counted from now, not from before the write: the resource expires at expiresAt.
+      const committed = await client.eval(
+        COMMIT_SCRIPT,
+        5,
+        ...keys,
+        json,
+        this.ttlOf(meta.expiresAt),
+        condition,
+      );
+      if (committed !== 1 && committed !== -1)
+        throw new Error("the blobs expired before the write completed");
+      return committed === -1;
+    } finally {
+      await client.del(...temporary).catch(() => 0);
     }
   }
 

@@ -81,7 +81,7 @@ export function createHttpHandler(
     return sessions.serve(req, res, body, shuttingDown);
   };
 
-  const handler = (async (req, res) => {
+  const serve = async (req: AuthenticatedRequest, res: ServerResponse): Promise<void> => {
     try {
       await handle(req, res);
     } catch (error) {
@@ -89,13 +89,12 @@ export function createHttpHandler(
       app.logger.error("HTTP request failed", error);
       sendJsonRpcError(res, 500, -32603, "Internal error");
     }
-  }) as HttpHandler;
-  handler.close = async () => {
+  };
+  const close = async () => {
     closed = true;
     await Promise.allSettled([sessions.close(), second?.close()]);
   };
-  handler.stats = () => sessions.stats();
-  return handler;
+  return Object.assign(serve, { close, stats: () => sessions.stats() });
 }
 
 /** Reads and parses a POST body; answers 413 or 400 itself (or nothing when the client left). */

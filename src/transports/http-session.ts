@@ -5,7 +5,8 @@ import type {
 import { isInitializeRequest, type RequestId } from "@modelcontextprotocol/sdk/types.js";
 import type { SessionRecord } from "../sessions/session-store.js";
 import type { HttpHandlerOptions } from "./http-handler.js";
-import { isSharedEventStore, type SharedEventStore } from "./scoped-event-store.js";
+import { MemoryEventStore } from "./memory-event-store.js";
+import { isSharedEventStore, ScopedEventStore, type SharedEventStore } from "./scoped-event-store.js";
 
 /** One session as the handler sees it (with a shared session store: this instance's copy of it). */
 export interface HttpSession {
@@ -35,6 +36,52 @@ export interface HttpSession {
   detach: (() => void) | undefined;
   /** GET streams of the session open on this instance. */
   streams: number;
+}
+
+/**
+ * The handler's view of a session about to start, over its SDK transport (not yet connected).
+ *
+ * @example
+ * const session = newHttpSession(randomUUID(), transport, new MemoryEventStore(), undefined);
+ */
+export function newHttpSession(
+  id: string,
+  transport: StreamableHTTPServerTransport,
+  store: EventStore | undefined,
+  principal: string | undefined,
+): HttpSession {
+  return {
+    id,
+    transport,
+    store,
+    principal,
+    open: 0,
+    idleSince: Date.now(),
+    timer: undefined,
+    ended: false,
+    ending: true,
+    keepAlive: undefined,
+    apply: undefined,
+    detach: undefined,
+    streams: 0,
+  };
+}
+
+export const CANNOT_RESUME =
+  "Cannot resume after this Last-Event-ID: the events after it are no longer kept (the stream store of a session is bounded); send the request again";
+
+/**
+ * Whether a GET with `lastEventId` can resume one of the session's streams: false only when the
+ * session's own bounded store (memory, or its view of a shared one) dropped the events after it.
+ */
+export async function canResume(
+  session: HttpSession,
+  lastEventId: string | string[] | undefined,
+): Promise<boolean> {
+  if (typeof lastEventId !== "string") return true;
+  const { store } = session;
+  if (!(store instanceof MemoryEventStore || store instanceof ScopedEventStore)) return true;
+  return store.canResumeAfter(lastEventId);
 }
 
 /** Whether a POST body holds an `initialize` request. */

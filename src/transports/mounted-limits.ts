@@ -88,7 +88,7 @@ export function limitMounted(
     server.prependListener("connection", onConnection);
   };
 
-  const mounted = (async (req, res) => {
+  const serve = async (req: Parameters<HttpHandler>[0], res: Parameters<HttpHandler>[1]): Promise<void> => {
     const socket = req.socket;
     // Its headers are in: the header clock of this connection stops.
     clearTimeout(headerTimers.get(socket));
@@ -118,11 +118,8 @@ export function limitMounted(
       res.once("close", stop);
     }
     return handler(req, res);
-  }) as MountedHttpHandler;
-  mounted.close = () => handler.close();
-  mounted.stats = () => handler.stats();
-  mounted.attach = attach;
-  return mounted;
+  };
+  return Object.assign(serve, { close: () => handler.close(), stats: () => handler.stats(), attach });
 }
 
 /** Answers 408 on a connection whose request is late, then closes it. */

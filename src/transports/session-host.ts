@@ -24,6 +24,12 @@ export interface SessionBinding {
    * updates): true unless the session is shared and its GET stream is held elsewhere.
    */
   notifiesHere(): boolean;
+  /**
+   * Puts a layer between the app's view of the session's transport and its SDK server (a
+   * shared session's relay): called once, before the server connects, with the transport
+   * the app tracks; the server connects to what it returns.
+   */
+  wrap?(transport: Transport): Transport;
 }
 
 /**

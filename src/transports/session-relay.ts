@@ -5,6 +5,7 @@ import { fieldOf, isRequestId } from "../common/guards.js";
 import type { Logger } from "../logging/logger.js";
 import { asMessage } from "../sdk/sdk1-adapter.js";
 import type { SessionStore } from "../sessions/session-store.js";
+import { WrappedTransport } from "./wrapped-transport.js";
 
 /** A shared store that carries messages between instances. */
 type RelayStore = SessionStore & Required<Pick<SessionStore, "publish" | "listen">>;
@@ -98,17 +99,38 @@ export class SessionRelay {
   }
 
   /**
-   * Routes the messages of session `sessionId` over `transport` (connected already): its
-   * requests to the client and their answers, and its notifications outside any call, which
-   * go to the instance holding the session's GET stream when this copy does not.
+   * Routes the messages of session `sessionId` through a wrapper of `transport` (which the
+   * session's SDK server then connects to): its requests to the client and their answers,
+   * and its notifications outside any call, which go to the instance holding the session's
+   * GET stream when this copy does not. `detach` stops relaying to this copy.
    */
-  attach(sessionId: string, transport: Transport, session: RelayedSession): () => void {
-    const send = transport.send.bind(transport);
-    const inner = transport.onmessage;
+  wrap(
+    sessionId: string,
+    transport: Transport,
+    session: RelayedSession,
+  ): { transport: WrappedTransport; detach: () => void } {
+    const relayed: WrappedTransport = new WrappedTransport(transport, {
+      send: async (message, options, forward) => {
+        const out = outgoing(message, this.instanceId);
+        if (isStandalone(out, options?.relatedRequestId) && !session.holdsStream()) {
+          const holder = await session.streamHolder();
+          if (holder !== undefined && holder !== this.instanceId) {
+            const note: Relayed = { k: "n", s: sessionId, m: out };
+            // Nobody there (the holder stopped): sent here instead, where the event store keeps it for a resume.
+            if ((await this.store.publish(`instance:${holder}`, JSON.stringify(note))) > 0) return;
+          }
+        }
+        return forward(out, options);
+      },
+      receive: (message, extra, deliver) => {
+        const routed = this.incoming(sessionId, message);
+        if (routed) deliver(routed, extra);
+      },
+    });
     const attached: Attached = {
-      answer: (message) => inner?.(message),
+      answer: (message) => relayed.deliver(message),
       notify: (message) => {
-        send(message).catch((error: unknown) => {
+        relayed.sendBelow(message).catch((error: unknown) => {
           this.logger.debug(`a notification relayed for session ${sessionId} could not be sent`, error);
         });
       },
@@ -116,27 +138,10 @@ export class SessionRelay {
       end: () => session.end(),
     };
     this.attached.set(sessionId, attached);
-    transport.send = async (message, options) => {
-      const out = outgoing(message, this.instanceId);
-      if (isStandalone(out, options?.relatedRequestId) && !session.holdsStream()) {
-        const holder = await session.streamHolder();
-        if (holder !== undefined && holder !== this.instanceId) {
-          const relayed: Relayed = { k: "n", s: sessionId, m: out };
-          // Nobody there (the holder stopped): sent here instead, where the event store keeps it for a resume.
-          if ((await this.store.publish(`instance:${holder}`, JSON.stringify(relayed))) > 0) return;
-        }
-      }
-      return send(out, options);
-    };
-    if (inner) {
-      transport.onmessage = (message, extra) => {
-        const routed = this.incoming(sessionId, message);
-        if (routed) inner(routed, extra);
-      };
-    }
-    return () => {
+    const detach = () => {
       if (this.attached.get(sessionId) === attached) this.attached.delete(sessionId);
     };
+    return { transport: relayed, detach };
   }
 
   /** Tells `instance` (the holder of the session's GET stream) that the session's record changed. */

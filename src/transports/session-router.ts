@@ -1,36 +1,29 @@
+// Over 300 lines: one class, the 2025-11-25 session router, each method short (the longest is `open`);
+// its settings (router-settings.ts), idle clock (session-activity.ts), shared sessions (shared-sessions.ts)
+// and relay (session-relay.ts) live beside it.
 import { randomUUID } from "node:crypto";
 import type { ServerResponse } from "node:http";
-import type { EventStore } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
-import type { JSONRPCMessage, RequestId } from "@modelcontextprotocol/sdk/types.js";
-import { MemorySessionStore } from "../sessions/memory-session-store.js";
-import type { SessionLimits } from "../sessions/session-store.js";
+import type { RequestId } from "@modelcontextprotocol/sdk/types.js";
 import type { AuthenticatedRequest } from "./authenticate.js";
+import type { HttpHandlerOptions, HttpHandlerStats } from "./http-handler.js";
 import {
-  DEFAULT_EVENT_STORE_TOTAL_BYTES,
-  DEFAULT_MAX_SESSIONS,
-  DEFAULT_SESSION_IDLE_TIMEOUT_MS,
-  type HttpHandlerOptions,
-  type HttpHandlerStats,
-} from "./http-handler.js";
-import {
-  checkedOption,
+  CANNOT_RESUME,
+  canResume,
   type HttpSession,
   initializeIds,
   isInitialize,
-  sharedEventStore,
+  newHttpSession,
 } from "./http-session.js";
 import { sendJsonRpcError } from "./json-rpc-response.js";
-import { DEFAULT_EVENT_STORE_MAX_BYTES, EventStoreBudget, MemoryEventStore } from "./memory-event-store.js";
-import { ScopedEventStore } from "./scoped-event-store.js";
+import { MemoryEventStore } from "./memory-event-store.js";
+import { type RouterSettings, routerSettings } from "./router-settings.js";
+import { sessionActivity } from "./session-activity.js";
 import type { SessionHost } from "./session-host.js";
 import { initialRecord, outageLog, SESSION_STORE_UNAVAILABLE } from "./session-records.js";
-import { canRelay, SessionRelay } from "./session-relay.js";
 import { sharedSessions as sharedSessionsOf } from "./shared-sessions.js";
-import { statelessSettingsProblem } from "./stateless-checks.js";
 import { StatelessRequests } from "./stateless-requests.js";
 import { loadStreamableHttp, streamableHttpTransport } from "./streamable-http-module.js";
-
-const MAX_TIMER_MS = 2 ** 31 - 1;
+import { WrappedTransport } from "./wrapped-transport.js";
 
 const SHUTTING_DOWN = "Server is shutting down; connect again later";
 const SESSION_NOT_FOUND = "Session not found: it ended or never existed; initialize a new one";
@@ -56,115 +49,247 @@ export interface SessionRouter {
  * `sessionIdleTimeoutMs` without a request; at most `maxSessions` are open at once. With
  * `stateless`, every request is served on its own. The front door (`createHttpHandler`) has
  * checked the host, the method, the credentials and the body before a request gets here.
+ *
+ * @example
+ * const sessions = createSessionRouter(app, { maxSessions: 100 });
+ * await sessions.ready();
+ * await sessions.serve(req, res, body, false);
  */
 export function createSessionRouter(app: SessionHost, options: HttpHandlerOptions = {}): SessionRouter {
-  const idleTimeoutMs = checkedOption(
-    "sessionIdleTimeoutMs",
-    options.sessionIdleTimeoutMs ?? DEFAULT_SESSION_IDLE_TIMEOUT_MS,
-    0,
-  );
-  const maxSessions = checkedOption("maxSessions", options.maxSessions ?? DEFAULT_MAX_SESSIONS, 1);
-  const eventStoreMaxBytes = checkedOption(
-    "eventStoreMaxBytes",
-    options.eventStoreMaxBytes ?? DEFAULT_EVENT_STORE_MAX_BYTES,
-    1,
-  );
-  const eventStoreTotalBytes = checkedOption(
-    "eventStoreTotalBytes",
-    options.eventStoreTotalBytes ?? DEFAULT_EVENT_STORE_TOTAL_BYTES,
-    1,
-  );
-  const shared = sharedEventStore(options.eventStore);
-  const store = app.sessionStore ?? new MemorySessionStore();
-  /** Sessions live in a store other instances read: any instance serves any request of any session. */
-  const sharedSessions = store.shared;
-  const limits: SessionLimits = { maxSessions, idleTimeoutMs };
-  const storeFailed = outageLog(app.logger);
-  /** Carries a client's answer to the instance whose call asked (a shared session's POSTs land anywhere). */
-  const relay = sharedSessions && canRelay(store) ? new SessionRelay(store, app.logger) : undefined;
-  const keepAliveMs =
-    idleTimeoutMs > 0 && Number.isFinite(idleTimeoutMs) ? Math.max(1000, Math.floor(idleTimeoutMs / 3)) : 0;
-  const stateless = options.stateless === true;
-  if (stateless) {
-    const problem = statelessSettingsProblem(app, options);
-    if (problem) throw new Error(problem);
-  }
-  const budget = options.eventStore === undefined ? new EventStoreBudget(eventStoreTotalBytes) : undefined;
-  const makeEventStore: ((sessionId: string) => EventStore) | undefined =
-    options.eventStore === false
-      ? undefined
-      : shared
-        ? // One view per session (the same on every instance): a session resumes only its own streams.
-          (sessionId) => new ScopedEventStore(shared, sessionId)
-        : typeof options.eventStore === "function"
-          ? () => (options.eventStore as () => EventStore)()
-          : () => new MemoryEventStore({ maxBytes: eventStoreMaxBytes, budget });
+  return new HttpSessionRouter(app, options);
+}
 
-  // Imported in the background from now on; the first request waits for it if need be.
-  loadStreamableHttp().catch((error: unknown) => {
-    app.logger.error("loading the SDK's Streamable HTTP transport failed", error);
-  });
-
+class HttpSessionRouter implements SessionRouter {
+  private readonly settings: RouterSettings;
+  private readonly storeFailed: (what: string, error: unknown) => void;
+  private readonly track: (session: HttpSession, res: ServerResponse) => void;
   /** Initialized sessions by id. */
-  const sessions = new Map<string, HttpSession>();
+  private readonly sessions = new Map<string, HttpSession>();
   /** Every session not yet ended, initializing ones included (what `maxSessions` bounds). */
-  const live = new Set<HttpSession>();
-  let closed = false;
+  private readonly live = new Set<HttpSession>();
+  private closed = false;
   /** Responses already counted as activity of their session when they arrived. */
-  const tracked = new WeakSet<ServerResponse>();
+  private readonly tracked = new WeakSet<ServerResponse>();
+  private readonly statelessRequests: StatelessRequests | undefined;
+  private readonly shared: ReturnType<typeof sharedSessionsOf>;
+  private readonly tooMany: string;
 
-  const principalOf = (req: AuthenticatedRequest): string | undefined => {
-    if (!req.auth) return undefined;
-    return app.principalOf ? app.principalOf(req.auth) : req.auth.clientId || undefined;
-  };
+  constructor(
+    private readonly app: SessionHost,
+    private readonly options: HttpHandlerOptions,
+  ) {
+    const settings = routerSettings(app, options);
+    this.settings = settings;
+    const { store, limits, sharedSessions } = settings;
+    this.storeFailed = outageLog(app.logger);
+    this.track = sessionActivity({
+      idleTimeoutMs: settings.idleTimeoutMs,
+      keepAliveMs: settings.keepAliveMs,
+      touch: sharedSessions ? (sessionId) => store.touch(sessionId, limits) : undefined,
+      logger: app.logger,
+    }).track;
+    this.tooMany = `Too many sessions: ${settings.maxSessions} are open (maxSessions); retry later or end unused sessions with DELETE`;
+    // Imported in the background from now on; the first request waits for it if need be.
+    loadStreamableHttp().catch((error: unknown) => {
+      app.logger.error("loading the SDK's Streamable HTTP transport failed", error);
+    });
+    this.statelessRequests = settings.stateless
+      ? new StatelessRequests({
+          app,
+          transportClass: streamableHttpTransport,
+          store: settings.sharedEvents,
+          enableJsonResponse: options.enableJsonResponse === true,
+          retryIntervalMs: options.retryIntervalMs,
+          principalOf: (req) => this.principalOf(req),
+        })
+      : undefined;
+    this.shared = sharedSessionsOf({
+      app,
+      store,
+      limits,
+      relay: settings.relay,
+      sessions: this.sessions,
+      newSession: (id, principal) => this.newSession(id, principal),
+      forget: (session) => this.forget(session),
+      mayUse: (session, req) => this.mayUse(session, req),
+      isClosed: () => this.closed,
+    });
+  }
 
-  const statelessRequests = stateless
-    ? new StatelessRequests({
-        app,
-        transportClass: streamableHttpTransport,
-        store: shared,
-        enableJsonResponse: options.enableJsonResponse === true,
-        retryIntervalMs: options.retryIntervalMs,
-        principalOf,
-      })
-    : undefined;
+  async ready(): Promise<void> {
+    await loadStreamableHttp();
+  }
 
-  /** Whether `req` may use `session`: one opened by a principal serves that principal only. */
-  const mayUse = (session: HttpSession, req: AuthenticatedRequest): boolean =>
-    session.principal === undefined || principalOf(req) === session.principal;
-
-  /** Forgets a session whose transport closed (DELETE, idle, `close()`, the app ending it). */
-  const forget = (session: HttpSession) => {
-    if (session.ended) return;
-    session.ended = true;
-    live.delete(session);
-    clearTimeout(session.timer);
-    clearInterval(session.keepAlive);
-    session.detach?.();
-    if (sessions.get(session.id) === session) sessions.delete(session.id);
-    if (session.store instanceof MemoryEventStore) session.store.dispose();
-    if (!sharedSessions || session.ending) {
-      store.delete(session.id).catch((error: unknown) => {
-        app.logger.warn("deleting an ended session's record failed; idle expiry still ends it", error);
-      });
+  arrived(req: AuthenticatedRequest, res: ServerResponse): void {
+    // A request on a session counts as activity from its first byte (a slow upload too).
+    const sessionId = req.headers["mcp-session-id"];
+    const session = typeof sessionId === "string" ? this.sessions.get(sessionId) : undefined;
+    if (session && this.mayUse(session, req)) {
+      this.track(session, res);
+      this.tracked.add(res);
     }
-  };
+  }
 
-  const { bindingOf, relayedSession, holdStream, sharedSession } = sharedSessionsOf({
-    app,
-    store,
-    limits,
-    relay,
-    sessions,
-    newSession: (id, principal) => newSession(id, principal),
-    forget: (session) => forget(session),
-    mayUse,
-    isClosed: () => closed,
-  });
+  async serve(
+    req: AuthenticatedRequest,
+    res: ServerResponse,
+    body: unknown,
+    draining: boolean,
+  ): Promise<void> {
+    const shuttingDown = this.closed || draining;
+    const sessionId = req.headers["mcp-session-id"];
+    if (this.statelessRequests) return this.statelessRequests.serve(req, res, body, shuttingDown);
+    if (typeof sessionId === "string") return this.serveSession(sessionId, req, res, body, shuttingDown);
+    if (req.method === "POST" && isInitialize(body)) {
+      if (shuttingDown) return sendJsonRpcError(res, 503, -32000, SHUTTING_DOWN);
+      if (this.live.size >= this.settings.maxSessions) return this.tooManySessions(res);
+      return this.open(req, res, body);
+    }
+    return sendJsonRpcError(
+      res,
+      400,
+      -32000,
+      "Bad Request: the Mcp-Session-Id header is required (initialize first)",
+    );
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    const { relay, store } = this.settings;
+    // This instance stops holding GET streams: notifications go elsewhere (or wait in the event store).
+    if (relay) {
+      const held = [...this.live].filter((s) => s.streams > 0);
+      await Promise.allSettled(held.map((s) => store.update(s.id, { release: relay.instanceId })));
+    }
+    await Promise.allSettled([...this.live].map((s) => s.transport.close()));
+    await relay?.close();
+    await this.statelessRequests?.close();
+  }
+
+  stats(): HttpHandlerStats {
+    let eventStoreBytes = 0;
+    for (const session of this.live)
+      if (session.store instanceof MemoryEventStore) eventStoreBytes += session.store.bytes;
+    return { sessions: this.sessions.size, eventStoreBytes };
+  }
+
+  /** A request naming session `sessionId`: served by its transport if the session exists for the caller. */
+  private async serveSession(
+    sessionId: string,
+    req: AuthenticatedRequest,
+    res: ServerResponse,
+    body: unknown,
+    shuttingDown: boolean,
+  ): Promise<void> {
+    let session = this.sessions.get(sessionId);
+    if (this.settings.sharedSessions && (session || !shuttingDown)) {
+      try {
+        session = await this.shared.sharedSession(sessionId, req);
+      } catch (error) {
+        this.storeFailed(`checking session ${sessionId} in the session store`, error);
+        return sendJsonRpcError(res, 503, -32000, SESSION_STORE_UNAVAILABLE);
+      }
+    }
+    if (!session) {
+      if (shuttingDown) return sendJsonRpcError(res, 503, -32000, SHUTTING_DOWN);
+      return sendJsonRpcError(res, 404, -32001, SESSION_NOT_FOUND);
+    }
+    // Another principal (or none) cannot use or end the session: it does not exist for them.
+    if (!this.mayUse(session, req)) return sendJsonRpcError(res, 404, -32001, SESSION_NOT_FOUND);
+    if (req.method === "GET" && !(await canResume(session, req.headers["last-event-id"])))
+      return sendJsonRpcError(res, 400, -32000, CANNOT_RESUME);
+    if (req.method === "DELETE" && this.settings.sharedSessions && !(await this.endShared(session, res)))
+      return;
+    if (req.method === "GET") {
+      try {
+        await this.shared.holdStream(session, req, res);
+      } catch (error) {
+        this.storeFailed(`recording the GET stream of session ${sessionId}`, error);
+        return sendJsonRpcError(res, 503, -32000, SESSION_STORE_UNAVAILABLE);
+      }
+    }
+    if (!this.tracked.has(res)) this.track(session, res);
+    return session.transport.handleRequest(req, res, body);
+  }
+
+  /**
+   * Ends a shared session in the store before the DELETE is answered (from then on every
+   * instance answers 404) and tells the other instances; false: the store failed, answered 503.
+   */
+  private async endShared(session: HttpSession, res: ServerResponse): Promise<boolean> {
+    session.ending = true;
+    try {
+      await this.settings.store.delete(session.id);
+    } catch (error) {
+      session.ending = false;
+      this.storeFailed(`ending session ${session.id} in the session store`, error);
+      sendJsonRpcError(res, 503, -32000, SESSION_STORE_UNAVAILABLE);
+      return false;
+    }
+    // The other instances close their copies now (a copy missing this learns it on its next request).
+    this.settings.relay?.ended(session.id).catch((error: unknown) => {
+      this.app.logger.warn(`telling the other instances that session ${session.id} ended failed`, error);
+    });
+    return true;
+  }
+
+  /** An `initialize` without a session: claims a place under maxSessions, then lets the SDK answer it. */
+  private async open(req: AuthenticatedRequest, res: ServerResponse, body: unknown): Promise<void> {
+    const { relay, store, sharedSessions, limits, maxSessions } = this.settings;
+    const id = randomUUID();
+    const principal = this.principalOf(req);
+    // The place under maxSessions is claimed before the SDK sees the request (atomic across instances).
+    let claimed: boolean;
+    try {
+      await relay?.start();
+      // An unshared session's record lives as long as its transport (the idle timer here ends both).
+      const openLimits = sharedSessions ? limits : { maxSessions, idleTimeoutMs: Number.POSITIVE_INFINITY };
+      claimed = await store.open(initialRecord(id, body, principal), openLimits);
+    } catch (error) {
+      this.storeFailed("opening a session in the session store", error);
+      return sendJsonRpcError(res, 503, -32000, SESSION_STORE_UNAVAILABLE);
+    }
+    if (!claimed) return this.tooManySessions(res);
+    const initIds = new Set<RequestId>(initializeIds(body));
+    let answer: "result" | "error" | undefined;
+    const session = this.newSession(id, principal, () => {
+      if (!session.ended) this.sessions.set(id, session);
+    });
+    const { transport } = session;
+    // Watch for the answer to `initialize`: an error answer opens no session either.
+    const watched = new WrappedTransport(transport, {
+      send: (message, sendOptions, forward) => {
+        if ("id" in message && message.id !== undefined && initIds.has(message.id)) {
+          if ("result" in message) answer = "result";
+          else if ("error" in message) answer = "error";
+        }
+        return forward(message, sendOptions);
+      },
+    });
+    try {
+      await this.app.connect(watched, { session: this.shared.bindingOf(session) });
+    } catch (error) {
+      this.forget(session);
+      if (this.app.draining) return sendJsonRpcError(res, 503, -32000, SHUTTING_DOWN);
+      throw error;
+    }
+    this.track(session, res);
+    try {
+      await transport.handleRequest(req, res, body);
+    } finally {
+      // A request refused before the session was established (406, 415, 400, an error
+      // answer, a client gone before the answer) leaves no session behind: close the
+      // transport, which ends the app's session and its SDK server too.
+      const established = this.sessions.get(id) === session && answer === "result" && res.statusCode === 200;
+      if (established) session.ending = false;
+      else await transport.close();
+    }
+  }
 
   /** A transport (not yet connected) and the handler's view of session `id`. */
-  const newSession = (id: string, principal: string | undefined, onInitialized?: () => void) => {
-    const eventStore = makeEventStore?.(id);
+  private newSession(id: string, principal: string | undefined, onInitialized?: () => void): HttpSession {
+    const { options } = this;
+    const eventStore = this.settings.makeEventStore?.(id);
     const Transport = streamableHttpTransport();
     const transport = new Transport({
       sessionIdGenerator: () => id,
@@ -174,231 +299,40 @@ export function createSessionRouter(app: SessionHost, options: HttpHandlerOption
       // Called once the SDK accepted the initialize request, before the server answers it.
       ...(onInitialized ? { onsessioninitialized: onInitialized } : {}),
     });
-    const session: HttpSession = {
-      id,
-      transport,
-      store: eventStore,
-      principal,
-      open: 0,
-      idleSince: Date.now(),
-      timer: undefined,
-      ended: false,
-      ending: true,
-      keepAlive: undefined,
-      apply: undefined,
-      detach: undefined,
-      streams: 0,
-    };
-    live.add(session);
-    transport.onclose = () => forget(session);
+    const session = newHttpSession(id, transport, eventStore, principal);
+    this.live.add(session);
+    transport.onclose = () => this.forget(session);
     return session;
-  };
+  }
 
-  const armIdleTimer = (session: HttpSession) => {
-    if (idleTimeoutMs === 0 || idleTimeoutMs === Number.POSITIVE_INFINITY) return;
-    if (session.ended || session.timer || session.open > 0) return;
-    const wait = Math.min(Math.max(0, session.idleSince + idleTimeoutMs - Date.now()), MAX_TIMER_MS);
-    session.timer = setTimeout(() => {
-      session.timer = undefined;
-      if (session.ended || session.open > 0) return;
-      if (Date.now() - session.idleSince < idleTimeoutMs) return armIdleTimer(session);
-      app.logger.debug(`closing HTTP session ${session.transport.sessionId}: idle for ${idleTimeoutMs} ms`);
-      session.transport.close().catch((error) => app.logger.warn("closing an idle session failed", error));
-    }, wait);
-    // An idle session never keeps the process alive.
-    session.timer.unref();
-  };
-
-  /** Counts `res` as activity of `session` until it ends; the idle clock starts when none is left. */
-  const track = (session: HttpSession, res: ServerResponse) => {
-    session.open++;
+  /** Forgets a session whose transport closed (DELETE, idle, `close()`, the app ending it). */
+  private forget(session: HttpSession): void {
+    if (session.ended) return;
+    session.ended = true;
+    this.live.delete(session);
     clearTimeout(session.timer);
-    session.timer = undefined;
-    if (sharedSessions && keepAliveMs > 0 && !session.keepAlive) {
-      session.keepAlive = setInterval(() => {
-        store.touch(session.id, limits).catch(() => {});
-      }, keepAliveMs);
-      session.keepAlive.unref();
+    clearInterval(session.keepAlive);
+    session.detach?.();
+    if (this.sessions.get(session.id) === session) this.sessions.delete(session.id);
+    if (session.store instanceof MemoryEventStore) session.store.dispose();
+    if (!this.settings.sharedSessions || session.ending) {
+      this.settings.store.delete(session.id).catch((error: unknown) => {
+        this.app.logger.warn("deleting an ended session's record failed; idle expiry still ends it", error);
+      });
     }
-    res.once("close", () => {
-      session.open--;
-      if (session.open > 0) return;
-      clearInterval(session.keepAlive);
-      session.keepAlive = undefined;
-      session.idleSince = Date.now();
-      armIdleTimer(session);
-    });
-  };
+  }
 
-  const open = async (req: AuthenticatedRequest, res: ServerResponse, body: unknown): Promise<void> => {
-    const id = randomUUID();
-    const principal = principalOf(req);
-    // The place under maxSessions is claimed before the SDK sees the request (atomic across instances).
-    let claimed: boolean;
-    try {
-      await relay?.start();
-      // An unshared session's record lives as long as its transport (the idle timer here ends both).
-      const openLimits = sharedSessions ? limits : { maxSessions, idleTimeoutMs: Number.POSITIVE_INFINITY };
-      claimed = await store.open(initialRecord(id, body, principal), openLimits);
-    } catch (error) {
-      storeFailed("opening a session in the session store", error);
-      return sendJsonRpcError(res, 503, -32000, SESSION_STORE_UNAVAILABLE);
-    }
-    if (!claimed) return tooManySessions(res);
-    const initIds = new Set<RequestId>(initializeIds(body));
-    let answer: "result" | "error" | undefined;
-    const session = newSession(id, principal, () => {
-      if (!session.ended) sessions.set(id, session);
-    });
-    const { transport } = session;
-    // Watch for the answer to `initialize`: an error answer opens no session either.
-    const send = transport.send.bind(transport);
-    transport.send = (message: JSONRPCMessage, sendOptions) => {
-      if ("id" in message && message.id !== undefined && initIds.has(message.id)) {
-        if ("result" in message) answer = "result";
-        else if ("error" in message) answer = "error";
-      }
-      return send(message, sendOptions);
-    };
-    try {
-      await app.connect(transport, { session: bindingOf(session) });
-      session.detach = relay?.attach(id, transport, relayedSession(session));
-    } catch (error) {
-      forget(session);
-      if (app.draining) return sendJsonRpcError(res, 503, -32000, SHUTTING_DOWN);
-      throw error;
-    }
-    track(session, res);
-    try {
-      await transport.handleRequest(req, res, body);
-    } finally {
-      // A request refused before the session was established (406, 415, 400, an error
-      // answer, a client gone before the answer) leaves no session behind: close the
-      // transport, which ends the app's session and its SDK server too.
-      const established = sessions.get(id) === session && answer === "result" && res.statusCode === 200;
-      if (established) session.ending = false;
-      else await transport.close();
-    }
-  };
+  private principalOf(req: AuthenticatedRequest): string | undefined {
+    if (!req.auth) return undefined;
+    return this.app.principalOf ? this.app.principalOf(req.auth) : req.auth.clientId || undefined;
+  }
 
-  const arrived = (req: AuthenticatedRequest, res: ServerResponse): void => {
-    // A request on a session counts as activity from its first byte (a slow upload too).
-    const sessionId = req.headers["mcp-session-id"];
-    const session = typeof sessionId === "string" ? sessions.get(sessionId) : undefined;
-    if (session && mayUse(session, req)) {
-      track(session, res);
-      tracked.add(res);
-    }
-  };
+  /** Whether `req` may use `session`: one opened by a principal serves that principal only. */
+  private mayUse(session: HttpSession, req: AuthenticatedRequest): boolean {
+    return session.principal === undefined || this.principalOf(req) === session.principal;
+  }
 
-  const serve = async (
-    req: AuthenticatedRequest,
-    res: ServerResponse,
-    body: unknown,
-    draining: boolean,
-  ): Promise<void> => {
-    const shuttingDown = closed || draining;
-    const sessionId = req.headers["mcp-session-id"];
-    if (statelessRequests) return statelessRequests.serve(req, res, body, shuttingDown);
-    if (typeof sessionId === "string") {
-      let session = sessions.get(sessionId);
-      if (sharedSessions && (session || !shuttingDown)) {
-        try {
-          session = await sharedSession(sessionId, req);
-        } catch (error) {
-          storeFailed(`checking session ${sessionId} in the session store`, error);
-          return sendJsonRpcError(res, 503, -32000, SESSION_STORE_UNAVAILABLE);
-        }
-      }
-      if (!session) {
-        if (shuttingDown) return sendJsonRpcError(res, 503, -32000, SHUTTING_DOWN);
-        return sendJsonRpcError(res, 404, -32001, SESSION_NOT_FOUND);
-      }
-      // Another principal (or none) cannot use or end the session: it does not exist for them.
-      if (!mayUse(session, req)) return sendJsonRpcError(res, 404, -32001, SESSION_NOT_FOUND);
-      const lastEventId = req.headers["last-event-id"];
-      if (
-        req.method === "GET" &&
-        typeof lastEventId === "string" &&
-        (session.store instanceof MemoryEventStore || session.store instanceof ScopedEventStore) &&
-        !(await session.store.canResumeAfter(lastEventId))
-      ) {
-        return sendJsonRpcError(
-          res,
-          400,
-          -32000,
-          "Cannot resume after this Last-Event-ID: the events after it are no longer kept (the stream store of a session is bounded); send the request again",
-        );
-      }
-      if (req.method === "DELETE" && sharedSessions) {
-        // Ended in the store before the answer: from then on every instance answers 404.
-        session.ending = true;
-        try {
-          await store.delete(sessionId);
-        } catch (error) {
-          session.ending = false;
-          storeFailed(`ending session ${sessionId} in the session store`, error);
-          return sendJsonRpcError(res, 503, -32000, SESSION_STORE_UNAVAILABLE);
-        }
-        // The other instances close their copies now (a copy missing this learns it on its next request).
-        relay?.ended(sessionId).catch((error: unknown) => {
-          app.logger.warn(`telling the other instances that session ${sessionId} ended failed`, error);
-        });
-      }
-      if (req.method === "GET") {
-        try {
-          await holdStream(session, req, res);
-        } catch (error) {
-          storeFailed(`recording the GET stream of session ${sessionId}`, error);
-          return sendJsonRpcError(res, 503, -32000, SESSION_STORE_UNAVAILABLE);
-        }
-      }
-      if (!tracked.has(res)) track(session, res);
-      return session.transport.handleRequest(req, res, body);
-    }
-    if (req.method === "POST" && isInitialize(body)) {
-      if (shuttingDown) return sendJsonRpcError(res, 503, -32000, SHUTTING_DOWN);
-      if (live.size >= maxSessions) return tooManySessions(res);
-      return open(req, res, body);
-    }
-    return sendJsonRpcError(
-      res,
-      400,
-      -32000,
-      "Bad Request: the Mcp-Session-Id header is required (initialize first)",
-    );
-  };
-
-  const tooManySessions = (res: ServerResponse) =>
-    sendJsonRpcError(
-      res,
-      503,
-      -32000,
-      `Too many sessions: ${maxSessions} are open (maxSessions); retry later or end unused sessions with DELETE`,
-    );
-
-  return {
-    ready: async () => {
-      await loadStreamableHttp();
-    },
-    arrived,
-    serve,
-    close: async () => {
-      closed = true;
-      // This instance stops holding GET streams: notifications go elsewhere (or wait in the event store).
-      if (relay) {
-        const held = [...live].filter((s) => s.streams > 0);
-        await Promise.allSettled(held.map((s) => store.update(s.id, { release: relay.instanceId })));
-      }
-      await Promise.allSettled([...live].map((s) => s.transport.close()));
-      await relay?.close();
-      await statelessRequests?.close();
-    },
-    stats: () => {
-      let eventStoreBytes = 0;
-      for (const session of live)
-        if (session.store instanceof MemoryEventStore) eventStoreBytes += session.store.bytes;
-      return { sessions: sessions.size, eventStoreBytes };
-    },
-  };
+  private tooManySessions(res: ServerResponse): void {
+    sendJsonRpcError(res, 503, -32000, this.tooMany);
+  }
 }

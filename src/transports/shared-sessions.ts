@@ -2,8 +2,9 @@ import type { ServerResponse } from "node:http";
 import type { SessionLimits, SessionRecord, SessionStore } from "../sessions/session-store.js";
 import type { AuthenticatedRequest } from "./authenticate.js";
 import type { HttpSession } from "./http-session.js";
+import { sessionBinding } from "./session-binding.js";
 import type { SessionBinding, SessionHost } from "./session-host.js";
-import type { RelayedSession, SessionRelay } from "./session-relay.js";
+import type { SessionRelay } from "./session-relay.js";
 import { reviveTransport, STANDALONE_STREAM_ID } from "./session-revival.js";
 
 /** What the shared-session logic needs from the session router. */
@@ -30,43 +31,15 @@ export interface SharedSessionsDeps {
  * saves and reads there (`bindingOf`), and, for a shared store, how an instance serves a
  * session it does not hold (`sharedSession` rebuilds it from its record, once, whatever
  * the requests waiting for it), records the instance holding its GET stream
- * (`holdStream`) and relays what belongs to another instance (`relayedSession`).
+ * (`holdStream`) and relays what belongs to another instance (the binding's `wrap`).
  */
 export function sharedSessions(deps: SharedSessionsDeps) {
   const { app, store, limits, relay, sessions } = deps;
-  const sharedSessions = store.shared;
   /** Shared sessions being rebuilt here, so concurrent requests of one session rebuild it once. */
   const reviving = new Map<string, Promise<HttpSession | undefined>>();
 
-  const bindingOf = (session: HttpSession, revive?: SessionRecord): SessionBinding => ({
-    revive,
-    persist: async (change) => {
-      await store.update(session.id, change);
-      if (!relay || (change.subscribe === undefined && change.unsubscribe === undefined)) return;
-      // The instance holding the GET stream sends resource updates: it must know the subscriptions now.
-      const holder = (await store.get(session.id, limits))?.streamHolder;
-      if (holder !== undefined) await relay.changed(session.id, holder);
-    },
-    endsOnClose: () => !sharedSessions || session.ending,
-    notifiesHere: () => !relay || session.streams > 0,
-    follow: (apply) => {
-      session.apply = apply;
-    },
-  });
-
-  const relayedSession = (session: HttpSession): RelayedSession => ({
-    holdsStream: () => session.streams > 0,
-    streamHolder: async () => (await store.get(session.id, limits))?.streamHolder,
-    refresh: async () => {
-      const record = await store.get(session.id, limits);
-      if (record) session.apply?.(record);
-    },
-    end: () => {
-      session.transport
-        .close()
-        .catch((error) => app.logger.warn("closing an ended session's copy failed", error));
-    },
-  });
+  const bindingOf = (session: HttpSession, revive?: SessionRecord): SessionBinding =>
+    sessionBinding(session, revive, { store, limits, relay, logger: app.logger });
 
   /**
    * Makes this instance the holder of the session's GET stream while `res` is open: the
@@ -113,7 +86,6 @@ export function sharedSessions(deps: SharedSessionsDeps) {
     sessions.set(id, session);
     try {
       await app.connect(session.transport, { session: bindingOf(session, record) });
-      session.detach = relay?.attach(id, session.transport, relayedSession(session));
     } catch (error) {
       deps.forget(session);
       throw error;
@@ -143,5 +115,5 @@ export function sharedSessions(deps: SharedSessionsDeps) {
     return undefined;
   };
 
-  return { bindingOf, relayedSession, holdStream, sharedSession };
+  return { bindingOf, holdStream, sharedSession };
 }

@@ -6,6 +6,7 @@ import { sendJsonRpcError } from "./json-rpc-response.js";
 import { resumeStream } from "./resume-stream.js";
 import { ScopedEventStore, type SharedEventStore } from "./scoped-event-store.js";
 import type { SessionHost } from "./session-host.js";
+import { WrappedTransport } from "./wrapped-transport.js";
 
 /** What the stateless requests of one HTTP handler share. */
 export interface StatelessSettings {
@@ -96,20 +97,21 @@ export class StatelessRequests {
     };
     // A stream the client can resume: the SDK stored its priming event (clients of 2025-11-25 on).
     const resumable = () => view !== undefined && view.streams.size > 0;
-    const send = transport.send.bind(transport);
-    transport.send = async (message, options) => {
-      await send(message, options);
-      const answered = "id" in message && ("result" in message || "error" in message);
-      if (!answered || message.id === undefined || !unanswered.delete(message.id) || unanswered.size > 0)
-        return;
-      // Followers of this stream on other instances stop at the mark.
-      if (resumable()) {
-        await view?.endStreams(STANDALONE_STREAM).catch((error: unknown) => {
-          app.logger.warn("marking a stream answered failed: its followers stop when it expires", error);
-        });
-      }
-      if (responseEnded) end();
-    };
+    const served = new WrappedTransport(transport, {
+      send: async (message, options, forward) => {
+        await forward(message, options);
+        const answered = "id" in message && ("result" in message || "error" in message);
+        if (!answered || message.id === undefined || !unanswered.delete(message.id) || unanswered.size > 0)
+          return;
+        // Followers of this stream on other instances stop at the mark.
+        if (resumable()) {
+          await view?.endStreams(STANDALONE_STREAM).catch((error: unknown) => {
+            app.logger.warn("marking a stream answered failed: its followers stop when it expires", error);
+          });
+        }
+        if (responseEnded) end();
+      },
+    });
     res.once("close", () => {
       responseEnded = true;
       // A call whose client left keeps running only if its answer can still be fetched,
@@ -120,7 +122,7 @@ export class StatelessRequests {
     });
     this.open.add(transport);
     try {
-      await app.connect(transport, { stateless: true });
+      await app.connect(served, { stateless: true });
     } catch (error) {
       end();
       if (app.draining) return sendJsonRpcError(res, 503, -32000, SHUTTING_DOWN);

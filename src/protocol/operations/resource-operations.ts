@@ -10,6 +10,7 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { EphemeralResources } from "../../ephemeral/ephemeral-resources.js";
 import { invalidParams, resourceNotFound } from "../../errors/protocol-errors.js";
+import type { OperationCaller } from "../../metadata/definitions.js";
 import type { StoredResourceMeta } from "../../storage/storage.js";
 import { MAX_URI_LENGTH, uriTooLong } from "../../uri/uri-limits.js";
 import type { AppRuntime } from "../app-runtime.js";
@@ -35,42 +36,7 @@ export function resourceOperations(
   const list = operation(ListResourcesRequestSchema, async (session, request, extra) => {
     const owner = ownerOf(runtime, session, extra);
     const caller = callerOf(runtime, session, extra);
-    const [statics, templates] = await Promise.all([
-      catalogue.visible(registry.staticResources.values(), caller),
-      catalogue.visible(registry.templates, caller),
-    ]);
-    const sources = [
-      ...templates.flatMap(({ definition }) =>
-        definition.list
-          ? [
-              {
-                key: definition.uri,
-                source: `the list of ${definition.uri} (${definition.where})`,
-                list: definition.list,
-              },
-            ]
-          : [],
-      ),
-      {
-        key: EPHEMERAL_LISTING,
-        source: "the ephemeral resources in storage",
-        list: async () => (await runtime.ephemeral.list(owner)).map(ephemeralListing),
-      },
-    ];
-    // One failing source (a dead storage, a throwing `list`) never fails the whole listing:
-    // static resources and the other sources still answer; the failure is logged and counted.
-    const listed = await Promise.allSettled(sources.map(({ list }) => list()));
-    const all: Resource[] = statics.map((o) => o.definition.listing as Resource);
-    listed.forEach((outcome, index) => {
-      if (outcome.status === "fulfilled") all.push(...outcome.value);
-      else {
-        runtime.metrics.recordListFailure(sources[index]?.key ?? "unknown");
-        runtime.logger.error(
-          `resources/list: ${sources[index]?.source} failed; listing the rest`,
-          outcome.reason,
-        );
-      }
-    });
+    const all = await listedResources(runtime, owner, caller);
     const page = pageOfList(all, request.params?.cursor, runtime.listPageSize, "resources/list");
     return { resources: page.items, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
   });
@@ -115,6 +81,54 @@ export function resourceOperations(
     return {};
   });
   return [list, listTemplates, read, subscribe, unsubscribe];
+}
+
+/**
+ * Every resource `caller` may see: the static ones, each template's `list`, and the owner's
+ * ephemeral resources. One failing source (a dead storage, a throwing `list`) never fails the
+ * whole listing: the others still answer; the failure is logged and counted.
+ */
+async function listedResources(
+  runtime: AppRuntime,
+  owner: string,
+  caller: () => OperationCaller,
+): Promise<Resource[]> {
+  const { registry, catalogue } = runtime;
+  const [statics, templates] = await Promise.all([
+    catalogue.visible(registry.staticResources.values(), caller),
+    catalogue.visible(registry.templates, caller),
+  ]);
+  const sources = [
+    ...templates.flatMap(({ definition }) =>
+      definition.list
+        ? [
+            {
+              key: definition.uri,
+              source: `the list of ${definition.uri} (${definition.where})`,
+              list: definition.list,
+            },
+          ]
+        : [],
+    ),
+    {
+      key: EPHEMERAL_LISTING,
+      source: "the ephemeral resources in storage",
+      list: async () => (await runtime.ephemeral.list(owner)).map(ephemeralListing),
+    },
+  ];
+  const listed = await Promise.allSettled(sources.map(({ list }) => list()));
+  const all: Resource[] = statics.map((o) => o.definition.listing as Resource);
+  listed.forEach((outcome, index) => {
+    if (outcome.status === "fulfilled") all.push(...outcome.value);
+    else {
+      runtime.metrics.recordListFailure(sources[index]?.key ?? "unknown");
+      runtime.logger.error(
+        `resources/list: ${sources[index]?.source} failed; listing the rest`,
+        outcome.reason,
+      );
+    }
+  });
+  return all;
 }
 
 function ephemeralListing(meta: StoredResourceMeta): Resource {

@@ -47,7 +47,7 @@ describe("check-architecture", () => {
     const { code, out, err } = check(clean);
     expect(err).toBe("");
     expect(out.trim()).toMatch(
-      /^architecture: 0 folder cycles; 0 file cycles; 0 capability->capability imports; 0 kernel->capability imports; 0 standalone imports; 0 capability words in kernel code \(ceiling \d+\)$/,
+      /^architecture: 0 folder cycles; 0 file cycles; 0 capability->capability imports; 0 kernel->capability imports; 0 standalone imports; 0 capability words in kernel code \(ceiling \d+\); 0 patches of SDK objects$/,
     );
     expect(code).toBe(0);
   });
@@ -185,6 +185,44 @@ describe("check-architecture", () => {
     expect(over.out).toContain("kernel names capabilities 3 times in code, over the ceiling of 2");
     expect(over.out).toContain("src/pipeline/operation.ts: 3");
     expect(over.code).toBe(1);
+  });
+
+  it("fails when code replaces a method of an SDK object, and passes a wrapper and the SDK's callbacks", () => {
+    const patched = check({
+      ...clean,
+      "transports/track.ts": [
+        "export function track(transport: { send(m: unknown): Promise<void> }) {",
+        "  const send = transport.send.bind(transport);",
+        "  transport.send = (m) => send(m);",
+        "}",
+        "export function screen(t: { onmessage?: (m: unknown) => void }) {",
+        "  t.onmessage = () => {};",
+        "}",
+        "export function hook(S: { prototype: { connect?: unknown } }) {",
+        "  S.prototype.connect = undefined;",
+        "}",
+      ].join("\n"),
+    });
+    expect(patched.code).toBe(1);
+    expect(patched.out).toContain("src/transports/track.ts:3: transport.send = (m) => send(m);");
+    expect(patched.out).toContain("src/transports/track.ts:6: t.onmessage = () => {};");
+    expect(patched.out).toContain("src/transports/track.ts:9: S.prototype.connect = undefined;");
+    expect(patched.out).toContain("3 patches of SDK objects");
+    const composed = check({
+      ...clean,
+      "transports/wrapped-transport.ts":
+        "export function wrap(inner: any) {\n  inner.onmessage = () => {};\n}\n",
+      "transports/close.ts": [
+        "// transport.send = never, in a comment",
+        "export function watch(server: any, transport: any) {",
+        "  server.onclose = () => {};",
+        "  transport.onclose = () => {};",
+        "  return transport.send === undefined;",
+        "}",
+      ].join("\n"),
+    });
+    expect(composed.out).toContain("0 patches of SDK objects");
+    expect(composed.code).toBe(0);
   });
 
   it("prints a machine-readable report with --json", () => {
