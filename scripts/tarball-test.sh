@@ -285,9 +285,11 @@ run_project cjs commonjs
 # --- the command line: create, npm test, npm run dev + the Inspector, the quick start under tsx
 # Waits up to $2 seconds for the file $1 to contain the extended regex $3 (at least $4 times).
 wait_for() {
-  local file="$1" seconds="$2" pattern="$3" times="${4:-1}" i
+  local file="$1" seconds="$2" pattern="$3" times="${4:-1}" i found
   for ((i = 0; i < seconds * 4; i++)); do
-    [ "$(grep -cE "$pattern" "$file" 2>/dev/null || true)" -ge "$times" ] && return 0
+    # grep -c prints nothing when the file is not there yet: count that as 0.
+    found=$(grep -cE "$pattern" "$file" 2>/dev/null)
+    [ "${found:-0}" -ge "$times" ] && return 0
     sleep 0.25
   done
   return 1
