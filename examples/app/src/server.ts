@@ -32,7 +32,10 @@ export async function startServer(
   { port = 3000, host = "127.0.0.1" }: { port?: number; host?: string } = {},
 ): Promise<RunningServer> {
   const app = await McpFactory.create(AppModule, appOptions(config));
-  const http = createServer(withBearerAuth(app.httpHandler()));
+  const handler = app.httpHandler();
+  const http = createServer(withBearerAuth(handler));
+  // The connection cap and the header/request timeouts, from this server's first connection.
+  handler.attach(http);
   try {
     await new Promise<void>((resolve, reject) => {
       http.once("error", reject);
