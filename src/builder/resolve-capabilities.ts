@@ -95,7 +95,7 @@ export function resolveCapabilities(
     }
     let spec: unknown;
     if (own.has(capability)) {
-      if (!applies) refuseKind(capability, owner.kind, target);
+      if (!applies) refuseKind(capability, target);
       spec = resolveWith(capability, own.get(capability), target);
     } else if (!applies) {
       continue;
@@ -148,7 +148,7 @@ function resolveWith(capability: Capability, options: unknown, target: Capabilit
   return capability.resolve ? capability.resolve(options, target) : options;
 }
 
-function refuseKind(capability: Capability, kind: OperationKind, target: CapabilityTarget): never {
+function refuseKind(capability: Capability, target: CapabilityTarget): never {
   const kinds = (capability.on ?? []).map((k) => `${k}s`).join(" and ");
   const decorators = (capability.on ?? []).map((k) => KIND_DECORATOR[k]).join(" or ");
   return target.fail(
