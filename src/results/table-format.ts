@@ -1,3 +1,5 @@
+// Over 300 lines on purpose: one text format, its writers and its readers side by side, so that a change to
+// how a value is written and to how it is read back is made (and reviewed) in one place.
 import type { JsonObject, JsonValue } from "./json-value.js";
 
 /**
