@@ -1,3 +1,4 @@
+import { itemAt } from "../common/guards.js";
 import { FrugalConfigError } from "../errors/config-error.js";
 import type { TextFormat } from "../metadata/definitions.js";
 
@@ -43,7 +44,7 @@ export class OptionChecker {
       this.fail(
         unknown.length > 1
           ? `${owner} unknown options ${listOf(unknown.map(code), "and")}`
-          : `${owner} an unknown option ${code(unknown[0] as string)}`,
+          : `${owner} an unknown option ${code(itemAt(unknown, 0))}`,
         allowed.length > 1
           ? `use only ${listOf(allowed.map(code), "or")}`
           : `use only ${code(allowed[0] ?? "")}`,

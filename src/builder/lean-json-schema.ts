@@ -1,3 +1,5 @@
+import { itemAt } from "../common/guards.js";
+
 /**
  * Keywords whose value is one subschema, a map of subschemas, or a list of subschemas: the
  * only places a lean pass looks into, so data (`default`, `enum`, `const`, `examples`) is
@@ -116,7 +118,7 @@ function collapseTypeUnion(schema: Record<string, unknown>): Record<string, unkn
     return schema;
   const plain = branches.every((branch, i) =>
     Object.keys(branch).every(
-      (keyword) => keyword === "type" || KEYWORDS_OF_TYPE[types[i] as string]?.includes(keyword),
+      (keyword) => keyword === "type" || KEYWORDS_OF_TYPE[itemAt(types, i)]?.includes(keyword),
     ),
   );
   if (!plain) return schema;

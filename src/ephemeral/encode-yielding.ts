@@ -1,3 +1,4 @@
+import { itemAt } from "../common/guards.js";
 import { type EncodedContent, encodeContent, ITEM_SEPARATOR, indexedText } from "./content-index.js";
 
 /** How the yielding encoder cuts its work (the defaults suit production; tests make them small). */
@@ -158,7 +159,7 @@ async function textBytes(text: string, pacer: Pacer): Promise<Buffer[]> {
 
 /** Text content and its line index (as `encodeContent` builds them), scanning for newlines in steps. */
 async function encodeTextBytes(buffers: Buffer[], mimeType: string, pacer: Pacer): Promise<EncodedContent> {
-  const content = buffers.length === 1 ? (buffers[0] as Buffer) : await pacer.concat(buffers);
+  const content = buffers.length === 1 ? itemAt(buffers, 0) : await pacer.concat(buffers);
   const starts: number[] = [0];
   const step = 1024 * 1024;
   for (let from = 0; from < content.length; from += step) {

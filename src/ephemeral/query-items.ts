@@ -1,4 +1,5 @@
 import { compareValues, type FieldPath, hasField, project, sortValue } from "../aggregate/query-fields.js";
+import { itemAt as elementAt } from "../common/guards.js";
 import type { StoredResourceMeta } from "../storage/storage.js";
 import { readEntries, type StoredContent } from "./entry-reader.js";
 import { type ScanBounds, type ScanEnd, scanEntries } from "./query-scan.js";
@@ -88,7 +89,7 @@ export async function pageSorted(
 ): Promise<ItemsScan> {
   const compare = (a: Candidate, b: Candidate) => {
     for (let i = 0; i < orderBy.length; i++) {
-      const order = compareValues(a.key[i], b.key[i]) * (orderBy[i] as OrderKey).direction;
+      const order = compareValues(a.key[i], b.key[i]) * elementAt(orderBy, i).direction;
       if (order !== 0) return order;
     }
     return a.position - b.position;

@@ -1,4 +1,5 @@
 import { QueryError } from "../aggregate/query-errors.js";
+import { itemAt } from "../common/guards.js";
 import { type CheckedWhere, INTERNAL_NOR, INTERNAL_REGEX, type WherePattern } from "./query-where.js";
 import { loadRe2 } from "./search-resource.js";
 
@@ -114,7 +115,7 @@ function literalTest(pattern: string, ignoreCase: boolean): TextTest | undefined
   if (end) inner = inner.slice(0, -1);
   let body = "";
   for (let i = 0; i < inner.length; i++) {
-    const char = inner[i] as string;
+    const char = itemAt(inner, i);
     if (char === "\\") {
       const next = inner[i + 1];
       if (next === undefined || !SPECIAL.includes(next)) return undefined;

@@ -1,6 +1,7 @@
 import { QueryError } from "../aggregate/query-errors.js";
 import { type FieldPath, fieldPath, hasField } from "../aggregate/query-fields.js";
 import { type Group, type GroupSpec, GroupTally, sortGroups } from "../aggregate/query-groups.js";
+import { itemAt } from "../common/guards.js";
 import type { AggregateBounds } from "../metadata/definitions.js";
 import type { Invocation, Next } from "../pipeline/invocation.js";
 import { isErrorResult } from "../pipeline/outcomes.js";
@@ -170,7 +171,7 @@ function answerOf(value: Answer, hint: string | undefined, json: boolean): Recor
 function groupSpecOf(request: AggregateRequest, spec: PaginationSpec, maxGroups: number): GroupSpec {
   const field = (path: unknown, part: string): FieldPath => {
     const checked = fieldPath(path, part);
-    const top = checked.segments[0] as string;
+    const top = itemAt(checked.segments, 0);
     if (spec.fields && !spec.fields.includes(top))
       throw new QueryError(part, `"${checked.path}" is not a field of these items.${fieldList(spec)}`);
     return checked;

@@ -1,3 +1,4 @@
+import { itemAt } from "../common/guards.js";
 import type { KeyValue } from "./cursor-values.js";
 import { compareKeys, type KeySpec, keyOf } from "./stable-key.js";
 import { placeInWindow, type StreamWindow } from "./stream-window.js";
@@ -24,7 +25,7 @@ interface PageWindow {
 /** True when an item's first key field lies in the stream range (always true outside streams). */
 function inWindow(key: Record<string, KeyValue>, window: PageWindow, spec: KeySpec): boolean {
   if (!window.window) return true;
-  return placeInWindow(key[spec.fields[0] as string] ?? null, window.window, spec.order) === "inside";
+  return placeInWindow(key[itemAt(spec.fields, 0)] ?? null, window.window, spec.order) === "inside";
 }
 
 /**
@@ -116,7 +117,7 @@ export async function rowsFromIterable(
     const key = keyOf(item, spec, position++);
     if (window.after !== null && compareKeys(key, window.after, spec) <= 0) return true;
     if (window.window) {
-      const place = placeInWindow(key[spec.fields[0] as string] ?? null, window.window, spec.order);
+      const place = placeInWindow(key[itemAt(spec.fields, 0)] ?? null, window.window, spec.order);
       if (place === "before") return true;
       // In key order, the first item past the range ends the walk: nothing after it can be inside.
       if (place === "past") return false;

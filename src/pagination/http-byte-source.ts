@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { itemAt } from "../common/guards.js";
 import type { ByteSource } from "./byte-chunks.js";
 import {
   type BodyValidators,
@@ -310,7 +311,7 @@ async function discard(response: Response): Promise<void> {
 }
 
 function concat(parts: Uint8Array[], total: number): Uint8Array {
-  if (parts.length === 1) return parts[0] as Uint8Array;
+  if (parts.length === 1) return itemAt(parts, 0);
   const bytes = new Uint8Array(total);
   let at = 0;
   for (const part of parts) {

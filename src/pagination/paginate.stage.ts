@@ -1,4 +1,5 @@
 import type { Clock } from "../clock/clock.js";
+import { itemAt } from "../common/guards.js";
 import type { AggregateBounds, PageLink } from "../metadata/definitions.js";
 import { specOf } from "../pipeline/capability.js";
 import type { Invocation, Stage } from "../pipeline/invocation.js";
@@ -107,7 +108,7 @@ function paginatorFor(
       // The window is done: a poll from this chunk's nextSince goes on with this walk. (A
       // budget that shrinks the chunk takes its nextSince away; the chunk that ends the
       // window then tells this again, with its own count.)
-      const last = keys[keys.length - 1]?.[spec.stableKey[0] as string] ?? null;
+      const last = keys[keys.length - 1]?.[itemAt(spec.stableKey, 0)] ?? null;
       const pagesBefore = (request.progress?.pagesBefore ?? 0) + 1;
       tails.handedOut(request.tail, chunkEnd(spec, request, cutShort, last), {
         pagesBefore,
@@ -237,7 +238,7 @@ function readDeadline(spec: PaginationSpec, request: PageRequest, clock: Clock):
  * (`stream: {}`) when late writers are expected.
  */
 function describeChunk(spec: PaginationSpec, request: PageRequest, cutShort: boolean): PageDescriber {
-  const field = spec.stableKey[0] as string;
+  const field = itemAt(spec.stableKey, 0);
   const since = request.window?.since ?? null;
   const until = request.window?.until ?? null;
   return (keys, hasMore) => {
@@ -263,7 +264,7 @@ function chunkTextLeavesOut(
   request: PageRequest,
   itemsInText: boolean,
 ): (keys: ReadonlyArray<Record<string, KeyValue>>, hasMore: boolean) => readonly string[] {
-  const field = spec.stableKey[0] as string;
+  const field = itemAt(spec.stableKey, 0);
   const itemsShowKey =
     itemsInText && (spec.line !== undefined || !request.fields || request.fields.includes(field));
   return (keys, hasMore) => {
