@@ -81,7 +81,7 @@ export function newInvocation(
   uri: string | undefined,
   makeContext: (state: CallState) => ToolContext,
 ): Invocation {
-  const invocation = {
+  const invocation: Omit<Invocation, "ctx"> = {
     definition,
     args,
     input: undefined,
@@ -98,9 +98,9 @@ export function newInvocation(
     },
     shaped: undefined,
     slots: undefined,
-  } as Omit<Invocation, "ctx"> & { ctx?: ToolContext };
-  invocation.ctx = makeContext(invocation);
-  return invocation as Invocation;
+  };
+  // The same object gains its context, which reads the state the stages will set on it.
+  return Object.assign(invocation, { ctx: makeContext(invocation) });
 }
 
 /** Runs the rest of the pipeline and resolves with its result. */
