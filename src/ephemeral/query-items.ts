@@ -112,7 +112,7 @@ export async function pageSorted(
   for (const winner of winners.slice(0, limit)) {
     if (bytes >= source.readAhead) break;
     const text = winner.text ?? (await itemText(source, winner.position));
-    const item = JSON.parse(text) as unknown;
+    const item: unknown = JSON.parse(text);
     picked.push({ position: winner.position, item: source.select ? project(item, source.select) : item });
     bytes += text.length;
   }
@@ -127,7 +127,7 @@ export async function itemAt(
 ): Promise<unknown | undefined> {
   if (position < 0 || position >= meta.total) return undefined;
   const [entry] = await readEntries(content, meta, position, position + 1);
-  return entry && (JSON.parse(entry.text) as unknown);
+  return entry && JSON.parse(entry.text);
 }
 
 async function itemText(source: ScanSource, position: number): Promise<string> {
@@ -137,7 +137,7 @@ async function itemText(source: ScanSource, position: number): Promise<string> {
 }
 
 function parse(text: string, source: ScanSource): unknown {
-  const item = JSON.parse(text) as unknown;
+  const item: unknown = JSON.parse(text);
   source.watch.see(item);
   return item;
 }

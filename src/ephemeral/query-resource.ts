@@ -173,7 +173,7 @@ class QueryRun {
     const tally = new GroupTally(spec);
     let total = 0;
     const end = await scanEntries(source.content, source.meta, 0, source.bounds, (text) => {
-      const item = JSON.parse(text) as unknown;
+      const item: unknown = JSON.parse(text);
       source.watch.see(item);
       if (!source.match(item)) return true;
       total++;
