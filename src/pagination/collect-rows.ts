@@ -67,15 +67,9 @@ export function rowsFromArray(rows: readonly unknown[], window: PageWindow, spec
     .filter((k) => inWindow(k.key, window, spec));
   keyed.sort((a, b) => compareKeys(a.key, b.key, spec));
   for (let i = 1; i < keyed.length; i++) {
-    if (
-      compareKeys(
-        (keyed[i - 1] as (typeof keyed)[number]).key,
-        (keyed[i] as (typeof keyed)[number]).key,
-        spec,
-      ) === 0
-    ) {
+    if (compareKeys(itemAt(keyed, i - 1).key, itemAt(keyed, i).key, spec) === 0) {
       throw new Error(
-        `two items share the stable key ${describe((keyed[i] as (typeof keyed)[number]).key)}; @Paginated needs a unique key (add a tie-breaker field such as an id)`,
+        `two items share the stable key ${describe(itemAt(keyed, i).key)}; @Paginated needs a unique key (add a tie-breaker field such as an id)`,
       );
     }
   }
@@ -209,8 +203,7 @@ function firstAfter(
   let high = keyed.length;
   while (low < high) {
     const middle = (low + high) >>> 1;
-    if (compareKeys((keyed[middle] as { key: Record<string, KeyValue> }).key, after, spec) <= 0)
-      low = middle + 1;
+    if (compareKeys(itemAt(keyed, middle).key, after, spec) <= 0) low = middle + 1;
     else high = middle;
   }
   return low;
