@@ -5,7 +5,7 @@ import { itemAt } from "../common/guards.js";
  * only places a lean pass looks into, so data (`default`, `enum`, `const`, `examples`) is
  * never rewritten, nor a property that happens to be named like a keyword.
  */
-const ONE_SCHEMA = [
+const ONE_SCHEMA: readonly string[] = [
   "items",
   "additionalItems",
   "unevaluatedItems",
@@ -17,9 +17,15 @@ const ONE_SCHEMA = [
   "if",
   "then",
   "else",
-] as const;
-const SCHEMA_MAP = ["properties", "patternProperties", "$defs", "definitions", "dependentSchemas"] as const;
-const SCHEMA_LIST = ["anyOf", "oneOf", "allOf", "prefixItems"] as const;
+];
+const SCHEMA_MAP: readonly string[] = [
+  "properties",
+  "patternProperties",
+  "$defs",
+  "definitions",
+  "dependentSchemas",
+];
+const SCHEMA_LIST: readonly string[] = ["anyOf", "oneOf", "allOf", "prefixItems"];
 
 /** What a lean pass may drop besides the bounds that bound nothing. */
 export interface LeanOptions {
@@ -143,10 +149,10 @@ function isUnbounded(keyword: string, value: unknown): boolean {
 }
 
 function leanValue(keyword: string, value: unknown, options: LeanOptions): unknown {
-  if ((ONE_SCHEMA as readonly string[]).includes(keyword)) return leanSchema(value, options);
-  if ((SCHEMA_LIST as readonly string[]).includes(keyword) && Array.isArray(value))
+  if (ONE_SCHEMA.includes(keyword)) return leanSchema(value, options);
+  if (SCHEMA_LIST.includes(keyword) && Array.isArray(value))
     return value.map((item) => leanSchema(item, options));
-  if ((SCHEMA_MAP as readonly string[]).includes(keyword) && isRecord(value)) {
+  if (SCHEMA_MAP.includes(keyword) && isRecord(value)) {
     return Object.fromEntries(Object.entries(value).map(([name, item]) => [name, leanSchema(item, options)]));
   }
   return value;

@@ -77,7 +77,7 @@ export const metadataStore = {
       typeof current === "function" && current !== Function.prototype;
       current = Object.getPrototypeOf(current)
     ) {
-      const own: ServiceMetadata | undefined = Reflect.getOwnMetadata(METADATA.service, current as Function);
+      const own: ServiceMetadata | undefined = Reflect.getOwnMetadata(METADATA.service, current);
       if (own) chain.push(own);
     }
     if (chain.length === 0) return undefined;
