@@ -208,7 +208,7 @@ function fieldList(spec: PaginationSpec): string {
 
 /** The inputs that select fewer items: the tool's own, and a stream's range. */
 function narrowingInputs(invocation: Invocation, spec: PaginationSpec): string {
-  const own = Object.keys((invocation.definition.inputSchema?.shape ?? {}) as Record<string, unknown>).filter(
+  const own = Object.keys(invocation.definition.inputSchema?.shape ?? {}).filter(
     (name) => !PAGING_INPUTS.has(name),
   );
   const names = own.map((name) => `\`${name}\``);

@@ -275,8 +275,8 @@ function bodyVersion(body: CachedBody): string {
 /** URL, plus a digest of the request headers and of a custom fetch's identity: who may share a body. */
 function cacheKey(url: string, options: HttpByteSourceOptions): string {
   const headers = Object.entries(options.headers ?? {})
-    .map(([name, value]) => [name.toLowerCase(), value])
-    .sort(([a], [b]) => ((a as string) < (b as string) ? -1 : 1));
+    .map(([name, value]): [string, typeof value] => [name.toLowerCase(), value])
+    .sort(([a], [b]) => (a < b ? -1 : 1));
   let fetchId = 0;
   if (options.fetch) {
     fetchId = fetchIds.get(options.fetch) ?? ++lastFetchId;
