@@ -160,7 +160,7 @@ export class FieldWatch {
     if (this.firstKeys === undefined && typeof item === "object" && item !== null && !Array.isArray(item))
       this.firstKeys = Object.keys(item);
     for (let i = this.pending.length - 1; i >= 0; i--) {
-      if (hasField(item, (this.pending[i] as { field: FieldPath }).field)) this.pending.splice(i, 1);
+      if (hasField(item, elementAt(this.pending, i).field)) this.pending.splice(i, 1);
     }
   }
 
