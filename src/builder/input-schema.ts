@@ -68,9 +68,6 @@ function foreignZod(value: unknown, what: string): SchemaProblem | undefined {
  * an output schema keeps it, for clients that check `structuredContent` against it.
  */
 export function toJsonSchema(schema: z.ZodObject, io: "input" | "output"): Record<string, unknown> {
-  const { $schema: _ignored, ...json } = z.toJSONSchema(schema, { io, unrepresentable: "any" }) as Record<
-    string,
-    unknown
-  >;
+  const { $schema: _ignored, ...json } = z.toJSONSchema(schema, { io, unrepresentable: "any" });
   return { ...leanJsonSchema(json, { open: io === "input" }), type: "object" };
 }
