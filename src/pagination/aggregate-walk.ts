@@ -226,9 +226,7 @@ function pushedDownGroups(value: unknown, where: string): { groups: Group[]; tot
   const { groups, total } = value;
   const valid =
     Array.isArray(groups) &&
-    groups.every(
-      (g) => isPlainObject(g) && isPlainObject(g.key) && typeof g.count === "number" && g.count >= 0,
-    ) &&
+    groups.every(isGroup) &&
     typeof total === "number" &&
     Number.isSafeInteger(total) &&
     total >= 0;
@@ -237,5 +235,10 @@ function pushedDownGroups(value: unknown, where: string): { groups: Group[]; tot
       `${where} answered ctx.aggregate with { groups, total } that is not valid: groups must be [{ key: {…}, count }] and total a whole number`,
     );
   }
-  return { groups: groups as Group[], total };
+  return { groups, total };
+}
+
+/** True for a group a handler pushed down: `{ key: {…}, count }` with a count of 0 or more. */
+function isGroup(g: unknown): g is Group {
+  return isPlainObject(g) && isPlainObject(g.key) && typeof g.count === "number" && g.count >= 0;
 }
