@@ -1,6 +1,5 @@
 import type { Server, ServerEventBus, Transport } from "@modelcontextprotocol/server";
 import type { ListKind } from "../catalogue/catalogue.js";
-import type { Clock } from "../clock/clock.js";
 import type { AppContainer } from "../container/app-container.js";
 import type { InputLimits } from "../pipeline/stages/measure-input.js";
 import type { AppRuntime } from "../protocol/app-runtime.js";
@@ -92,7 +91,7 @@ export class McpApp2026 extends McpApp {
     );
     this.inputLimits = { ...DEFAULT_INPUT_LIMITS, ...settings.inputLimits };
     this.screen = modernScreen(runtime, this.inputLimits);
-    const clock = appContainer.resolve(CLOCK) as Clock;
+    const clock = appContainer.resolve(CLOCK);
     this.serverFactory = createV2ServerFactory(
       runtime,
       this.operations,

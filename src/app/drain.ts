@@ -44,8 +44,7 @@ export function trackSends(session: Session): NonNullable<TransportHooks["send"]
     if (session.sendsPending === 0) session.whenAllSent?.();
   };
   return (message, options, forward) => {
-    const response = "id" in message && ("result" in message || "error" in message);
-    const id = response ? (message as { id: RequestId }).id : undefined;
+    const id = "id" in message && ("result" in message || "error" in message) ? message.id : undefined;
     // A request cut by close() gets its shutdown error only, never a late answer from its handler.
     if (id !== undefined && session.cut.has(id) && !cutAnswers.has(message)) return Promise.resolve();
     const sending = forward(message, options);

@@ -1,3 +1,4 @@
+import { isObject } from "../common/guards.js";
 import type { Logger } from "../logging/logger.js";
 
 /** A provider that needs time to connect (a Redis client, a subscription). */
@@ -10,10 +11,15 @@ export interface Closeable {
   close(): Promise<void> | void;
 }
 
-const has = <K extends string>(value: unknown, key: K): value is Record<K, Function> =>
-  typeof value === "object" &&
-  value !== null &&
-  typeof (value as Record<string, unknown>)[key] === "function";
+/** True for a provider with a `ready()` method. */
+function isReadiable(value: unknown): value is Readiable {
+  return isObject(value) && typeof value.ready === "function";
+}
+
+/** True for a provider with a `close()` method. */
+function isCloseable(value: unknown): value is Closeable {
+  return isObject(value) && typeof value.close === "function";
+}
 
 /**
  * Waits for every provider with `ready()`, but never longer than `timeoutMs`: a provider
@@ -24,7 +30,7 @@ export async function awaitReady(
   timeoutMs: number,
   logger: Logger,
 ): Promise<void> {
-  const pending = instances.filter((i) => has(i, "ready")).map((i) => (i as Readiable).ready());
+  const pending = instances.filter(isReadiable).map((i) => i.ready());
   if (pending.length === 0) return;
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<"timeout">((resolve) => {
@@ -65,11 +71,11 @@ export async function closeAll(instances: readonly unknown[], logger: Logger): P
       users.set(instance, remaining);
       if (remaining > 0) continue;
     }
-    if (!has(instance, "close")) continue;
+    if (!isCloseable(instance)) continue;
     try {
-      await (instance as Closeable).close();
+      await instance.close();
     } catch (error) {
-      logger.error(`closing ${(instance as object).constructor?.name ?? "a provider"} failed`, error);
+      logger.error(`closing ${instance.constructor?.name ?? "a provider"} failed`, error);
     }
   }
 }

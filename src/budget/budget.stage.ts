@@ -6,7 +6,7 @@ import {
   type CapabilityStageFunction,
   servesOversized,
 } from "../pipeline/capability.js";
-import type { Invocation, Next, Stage } from "../pipeline/invocation.js";
+import { type Invocation, invocationOf, type Next, type Stage } from "../pipeline/invocation.js";
 import { isErrorResult, Oversized, ResultPage } from "../pipeline/outcomes.js";
 import { shapeResult, textRendering } from "../pipeline/shape-result.js";
 import {
@@ -105,7 +105,7 @@ export function budgetStageFor(
     return held(invocation, next, tokenLimit(declared, meta) ?? DEFAULT_TOKEN_LIMIT);
   };
   // The pipeline passes its invocation, which is the capability call this stage reads.
-  return stage as unknown as CapabilityStageFunction;
+  return (call, next) => stage(invocationOf(call), next);
 }
 
 /** A page that returns nothing but says which item was skipped and how to go on after it. */

@@ -1,4 +1,5 @@
 import { OptionChecker } from "../builder/check-options.js";
+import { fieldOf } from "../common/guards.js";
 import type { CapabilityTarget } from "../pipeline/capability.js";
 import type { BudgetOptions, BudgetSpec } from "./budget-spec.js";
 
@@ -15,9 +16,8 @@ const NO_BUDGET: BudgetSpec = Object.freeze({ tokens: undefined, onExceed: "auto
  */
 export function checkBudgetOptions(recorded: unknown, target: CapabilityTarget): BudgetSpec | undefined {
   const check: OptionChecker = new OptionChecker(target.where, "@Budget");
-  const declared = recorded as { tokens: unknown; options: unknown };
-  const tokens = check.positiveInteger("`tokens`", declared.tokens, "@Budget(2000)");
-  const options = check.knownKeys(declared.options, BUDGET_OPTIONS);
+  const tokens = check.positiveInteger("`tokens`", fieldOf(recorded, "tokens"), "@Budget(2000)");
+  const options = check.knownKeys(fieldOf(recorded, "options"), BUDGET_OPTIONS);
   const onExceed =
     options.onExceed === undefined
       ? "auto"

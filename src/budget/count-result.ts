@@ -1,3 +1,4 @@
+import { fieldOf, isObject } from "../common/guards.js";
 import type { TokenCount, TokenCounter } from "../tokenizer/token-counter.js";
 import { type CountedText, extrapolate } from "./extrapolate.js";
 
@@ -90,24 +91,23 @@ function countedText(text: string, counted: TokenCount | undefined): CountedText
 
 /** The parts of a result a model reads: strings to count, or fixed token amounts. */
 export function* readableParts(result: unknown): Generator<string | number> {
-  if (typeof result !== "object" || result === null) return;
-  const { content, contents, messages, structuredContent } = result as Record<string, unknown>;
+  if (!isObject(result)) return;
+  const { content, contents, messages, structuredContent } = result;
   if (Array.isArray(content)) {
     let sawText = false;
     for (const block of content) {
-      sawText ||= (block as { type?: string }).type === "text";
+      sawText ||= fieldOf(block, "type") === "text";
       yield* blockParts(block);
     }
     if (!sawText && structuredContent !== undefined) yield JSON.stringify(structuredContent);
   }
   if (Array.isArray(contents)) for (const item of contents) yield* resourceParts(item);
-  if (Array.isArray(messages))
-    for (const message of messages) yield* blockParts((message as { content?: unknown }).content);
+  if (Array.isArray(messages)) for (const message of messages) yield* blockParts(fieldOf(message, "content"));
 }
 
 function* blockParts(block: unknown): Generator<string | number> {
-  if (typeof block !== "object" || block === null) return;
-  const typed = block as Record<string, unknown>;
+  if (!isObject(block)) return;
+  const typed = block;
   switch (typed.type) {
     case "text":
       yield String(typed.text ?? "");
@@ -126,8 +126,8 @@ function* blockParts(block: unknown): Generator<string | number> {
 }
 
 function* resourceParts(item: unknown): Generator<string | number> {
-  if (typeof item !== "object" || item === null) return;
-  const { text, blob } = item as { text?: unknown; blob?: unknown };
+  if (!isObject(item)) return;
+  const { text, blob } = item;
   if (typeof text === "string") yield text;
   else if (typeof blob === "string") yield blob;
   else yield MEDIA_TOKENS;

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { fieldOf } from "../common/guards.js";
 import { FrugalConfigError } from "../errors/config-error.js";
 import type { ResourceOptions } from "../metadata/definitions.js";
 import type { ResourceDefinition } from "../pipeline/operation.js";
@@ -130,7 +131,7 @@ function parseTemplate(uri: string, where: string): UriTemplate {
   } catch (error) {
     throw new FrugalConfigError(
       where,
-      (error as Error).message,
+      String(fieldOf(error, "message")),
       'write the template as RFC 6570 describes, e.g. "logs://{app}{?since,limit}"',
     );
   }

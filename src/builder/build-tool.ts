@@ -134,6 +134,6 @@ function outputJsonSchema(schema: z.ZodType): Tool["outputSchema"] {
   const { $schema: _ignored, ...json } = z.toJSONSchema(schema, {
     io: "output",
     unrepresentable: "any",
-  }) as Record<string, unknown>;
+  });
   return { type: "object", ...leanJsonSchema(json, { open: false }) } as Tool["outputSchema"];
 }

@@ -1,3 +1,4 @@
+import { isObject, itemAt } from "../common/guards.js";
 import { FrugalConfigError } from "../errors/config-error.js";
 import type { TextFormat } from "../metadata/definitions.js";
 
@@ -34,7 +35,7 @@ export class OptionChecker {
   knownKeys(options: unknown, allowed: readonly string[], of?: string): Record<string, unknown> {
     if (options === undefined) return {};
     const subject = of ?? "options";
-    if (typeof options !== "object" || options === null || Array.isArray(options)) {
+    if (!isObject(options) || Array.isArray(options)) {
       this.fail(`${subject} must be an object, not ${describe(options)}`, `pass { ${allowed.join(", ")} }`);
     }
     const unknown = Object.keys(options).filter((key) => !allowed.includes(key));
@@ -43,13 +44,13 @@ export class OptionChecker {
       this.fail(
         unknown.length > 1
           ? `${owner} unknown options ${listOf(unknown.map(code), "and")}`
-          : `${owner} an unknown option ${code(unknown[0] as string)}`,
+          : `${owner} an unknown option ${code(itemAt(unknown, 0))}`,
         allowed.length > 1
           ? `use only ${listOf(allowed.map(code), "or")}`
           : `use only ${code(allowed[0] ?? "")}`,
       );
     }
-    return options as Record<string, unknown>;
+    return options;
   }
 
   /** A whole number of at least 1 (tokens, limits). */
@@ -88,14 +89,14 @@ export class OptionChecker {
   }
 
   oneOf<T extends string>(name: string, value: unknown, allowed: readonly T[]): T {
-    if (!allowed.includes(value as T)) {
+    if (!isOneOf(value, allowed)) {
       const choices = listOf(
         allowed.map((v) => `"${v}"`),
         "or",
       );
       this.fail(`${name} must be ${choices}, not ${describe(value)}`, `use ${choices}`);
     }
-    return value as T;
+    return value;
   }
 
   /** True, false, or absent (`undefined`); `fix` says what each value does. */
@@ -135,4 +136,9 @@ export function listOf(items: readonly string[], conjunction: "and" | "or"): str
 /** An option name as code: `ttl`. */
 function code(name: string): string {
   return `\`${name}\``;
+}
+
+/** True for a value among `allowed` (compared as `includes` compares strings). */
+function isOneOf<T extends string>(value: unknown, allowed: readonly T[]): value is T {
+  return allowed.some((choice) => choice === value);
 }

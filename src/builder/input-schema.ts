@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { fieldOf } from "../common/guards.js";
 import type { InputSchema } from "../metadata/definitions.js";
 import { leanJsonSchema } from "./lean-json-schema.js";
 
@@ -51,7 +52,7 @@ function foreignZod(value: unknown, what: string): SchemaProblem | undefined {
       fix: ZOD_MINI_FIX,
     };
   }
-  if ("_def" in value && typeof (value as { safeParse?: unknown }).safeParse === "function") {
+  if ("_def" in value && typeof fieldOf(value, "safeParse") === "function") {
     return {
       problem: `${what} is a zod 3 schema (imported from "zod/v3", or from a zod 3 installed beside zod 4); frugal-mcp takes zod 4 schemas`,
       fix: ZOD_3_FIX,
@@ -67,9 +68,6 @@ function foreignZod(value: unknown, what: string): SchemaProblem | undefined {
  * an output schema keeps it, for clients that check `structuredContent` against it.
  */
 export function toJsonSchema(schema: z.ZodObject, io: "input" | "output"): Record<string, unknown> {
-  const { $schema: _ignored, ...json } = z.toJSONSchema(schema, { io, unrepresentable: "any" }) as Record<
-    string,
-    unknown
-  >;
+  const { $schema: _ignored, ...json } = z.toJSONSchema(schema, { io, unrepresentable: "any" });
   return { ...leanJsonSchema(json, { open: io === "input" }), type: "object" };
 }

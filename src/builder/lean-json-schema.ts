@@ -1,9 +1,11 @@
+import { itemAt } from "../common/guards.js";
+
 /**
  * Keywords whose value is one subschema, a map of subschemas, or a list of subschemas: the
  * only places a lean pass looks into, so data (`default`, `enum`, `const`, `examples`) is
  * never rewritten, nor a property that happens to be named like a keyword.
  */
-const ONE_SCHEMA = [
+const ONE_SCHEMA: readonly string[] = [
   "items",
   "additionalItems",
   "unevaluatedItems",
@@ -15,9 +17,15 @@ const ONE_SCHEMA = [
   "if",
   "then",
   "else",
-] as const;
-const SCHEMA_MAP = ["properties", "patternProperties", "$defs", "definitions", "dependentSchemas"] as const;
-const SCHEMA_LIST = ["anyOf", "oneOf", "allOf", "prefixItems"] as const;
+];
+const SCHEMA_MAP: readonly string[] = [
+  "properties",
+  "patternProperties",
+  "$defs",
+  "definitions",
+  "dependentSchemas",
+];
+const SCHEMA_LIST: readonly string[] = ["anyOf", "oneOf", "allOf", "prefixItems"];
 
 /** What a lean pass may drop besides the bounds that bound nothing. */
 export interface LeanOptions {
@@ -116,7 +124,7 @@ function collapseTypeUnion(schema: Record<string, unknown>): Record<string, unkn
     return schema;
   const plain = branches.every((branch, i) =>
     Object.keys(branch).every(
-      (keyword) => keyword === "type" || KEYWORDS_OF_TYPE[types[i] as string]?.includes(keyword),
+      (keyword) => keyword === "type" || KEYWORDS_OF_TYPE[itemAt(types, i)]?.includes(keyword),
     ),
   );
   if (!plain) return schema;
@@ -141,10 +149,10 @@ function isUnbounded(keyword: string, value: unknown): boolean {
 }
 
 function leanValue(keyword: string, value: unknown, options: LeanOptions): unknown {
-  if ((ONE_SCHEMA as readonly string[]).includes(keyword)) return leanSchema(value, options);
-  if ((SCHEMA_LIST as readonly string[]).includes(keyword) && Array.isArray(value))
+  if (ONE_SCHEMA.includes(keyword)) return leanSchema(value, options);
+  if (SCHEMA_LIST.includes(keyword) && Array.isArray(value))
     return value.map((item) => leanSchema(item, options));
-  if ((SCHEMA_MAP as readonly string[]).includes(keyword) && isRecord(value)) {
+  if (SCHEMA_MAP.includes(keyword) && isRecord(value)) {
     return Object.fromEntries(Object.entries(value).map(([name, item]) => [name, leanSchema(item, options)]));
   }
   return value;

@@ -1,7 +1,12 @@
 import type { z } from "zod";
 import { FrugalConfigError } from "../errors/config-error.js";
 import type { MethodMetadata, RecordedCapability, TextFormat } from "../metadata/definitions.js";
-import type { Capability, CapabilityTarget, OperationKind } from "../pipeline/capability.js";
+import {
+  type Capability,
+  type CapabilityTarget,
+  heldCapability,
+  type OperationKind,
+} from "../pipeline/capability.js";
 import { decoratorsOn } from "./decorator-names.js";
 
 /** The operation whose capabilities are resolved. */
@@ -70,8 +75,10 @@ export function resolveCapabilities(
     },
     carries: (decorator) => carried.has(decorator),
   });
-  const own = new Map((metadata.capabilities ?? []).map((r) => [r.capability as Capability, r.options]));
-  const fromClass = new Map((sources.classRecords ?? []).map((r) => [r.capability as Capability, r.options]));
+  const own = new Map((metadata.capabilities ?? []).map((r) => [heldCapability(r.capability), r.options]));
+  const fromClass = new Map(
+    (sources.classRecords ?? []).map((r) => [heldCapability(r.capability), r.options]),
+  );
   const candidates = new Set<Capability>([
     ...own.keys(),
     ...fromClass.keys(),

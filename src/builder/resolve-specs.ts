@@ -1,3 +1,4 @@
+import { fieldOf, isObject } from "../common/guards.js";
 import type { MethodMetadata, ServiceMetadata } from "../metadata/definitions.js";
 import type { InterceptorRef } from "../pipeline/interceptor.js";
 import { describe, OptionChecker } from "./check-options.js";
@@ -40,19 +41,12 @@ export function checkAppInterceptors(declared: unknown): InterceptorRef[] {
 
 /** True for what the container can build as an interceptor: a class with an `intercept` method. */
 export function isInterceptorClass(type: unknown): type is InterceptorRef & Function {
-  return (
-    typeof type === "function" &&
-    typeof (type.prototype as { intercept?: unknown } | undefined)?.intercept === "function"
-  );
+  return typeof type === "function" && typeof fieldOf(type.prototype, "intercept") === "function";
 }
 
 /** True for an interceptor built by the user: an object (not a class) with an `intercept` method. */
 function isInterceptorInstance(value: unknown): value is InterceptorRef {
-  return (
-    typeof value === "object" &&
-    value !== null &&
-    typeof (value as { intercept?: unknown }).intercept === "function"
-  );
+  return isObject(value) && typeof value.intercept === "function";
 }
 
 function checkInterceptorList(check: OptionChecker, subject: string, declared: unknown): InterceptorRef[] {

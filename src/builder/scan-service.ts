@@ -18,7 +18,7 @@ export interface ScannedMember {
 export function scanService(serviceClass: Function): ScannedMember[] {
   const chain: object[] = [];
   for (
-    let prototype = serviceClass.prototype as object | null;
+    let prototype: object | null = serviceClass.prototype;
     prototype && prototype !== Object.prototype;
     prototype = Object.getPrototypeOf(prototype)
   ) {

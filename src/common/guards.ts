@@ -41,3 +41,17 @@ export function fieldOf(value: unknown, key: PropertyKey): unknown {
 export function isRequestId(value: unknown): value is string | number {
   return typeof value === "string" || typeof value === "number";
 }
+
+/**
+ * The element at `index` of a list, typed as an element: for an index the caller knows is in
+ * range (a loop bound, a heap slot below `length`), where `noUncheckedIndexedAccess` would
+ * add `undefined`. It reads `list[index]` and nothing more, so the one assertion lives here.
+ *
+ * @example
+ * ```ts
+ * for (let i = 0; i + 1 < offsets.length; i++) size += itemAt(offsets, i + 1) - itemAt(offsets, i);
+ * ```
+ */
+export function itemAt<T>(list: ArrayLike<T>, index: number): T {
+  return list[index] as T;
+}

@@ -79,8 +79,7 @@ export function defineCapability<Args extends unknown[], Options, Spec = Options
     const options = copyOptions(optionsOf(...args)) as Options;
     return (target, property, descriptor) => {
       // On a class (start-up refuses it there unless the capability takes classes).
-      if (property === undefined)
-        metadataStore.writeServiceCapability(target as Function, { capability, options });
+      if (property === undefined) metadataStore.writeServiceCapability(target, { capability, options });
       else metadataStore.writeCapability(target, property, memberKindOf(descriptor), { capability, options });
     };
   };

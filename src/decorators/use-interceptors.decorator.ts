@@ -26,8 +26,8 @@ export function UseInterceptors(...interceptors: Array<Function | Interceptor>) 
     // re-decorating an inherited member still replaces its parent's list) comes after. A
     // second decorator must not silently drop the first: it may be an authorization check.
     if (property === undefined) {
-      const declared = metadataStore.ownService(target as Function)?.interceptors ?? [];
-      metadataStore.writeService(target as Function, {
+      const declared = metadataStore.ownService(target)?.interceptors ?? [];
+      metadataStore.writeService(target, {
         interceptors: Object.freeze([...recorded, ...declared]),
       });
     } else {

@@ -1,3 +1,4 @@
+import { itemAt } from "../common/guards.js";
 import type { ContentKind } from "../storage/storage.js";
 
 /** Separator between the items of a stored JSON array. */
@@ -76,7 +77,7 @@ export function indexedText(content: Buffer, starts: number[], mimeType: string)
   if (endsWithNewline) starts.pop();
   const total = content.length === 0 ? 0 : starts.length;
   const offsets = new Float64Array(total + 1);
-  for (let i = 0; i < total; i++) offsets[i] = starts[i] as number;
+  for (let i = 0; i < total; i++) offsets[i] = itemAt(starts, i);
   offsets[total] = endsWithNewline ? content.length : content.length + 1;
   return { kind: "text", content, index: Buffer.from(offsets.buffer), total, mimeType };
 }

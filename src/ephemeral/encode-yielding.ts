@@ -1,3 +1,4 @@
+import { fieldOf, itemAt } from "../common/guards.js";
 import { type EncodedContent, encodeContent, ITEM_SEPARATOR, indexedText } from "./content-index.js";
 
 /** How the yielding encoder cuts its work (the defaults suit production; tests make them small). */
@@ -158,7 +159,7 @@ async function textBytes(text: string, pacer: Pacer): Promise<Buffer[]> {
 
 /** Text content and its line index (as `encodeContent` builds them), scanning for newlines in steps. */
 async function encodeTextBytes(buffers: Buffer[], mimeType: string, pacer: Pacer): Promise<EncodedContent> {
-  const content = buffers.length === 1 ? (buffers[0] as Buffer) : await pacer.concat(buffers);
+  const content = buffers.length === 1 ? itemAt(buffers, 0) : await pacer.concat(buffers);
   const starts: number[] = [0];
   const step = 1024 * 1024;
   for (let from = 0; from < content.length; from += step) {
@@ -176,7 +177,7 @@ async function encodeTextBytes(buffers: Buffer[], mimeType: string, pacer: Pacer
  * instance, a boxed primitive) are serialized natively and re-indented to sit in place.
  */
 function* prettyPieces(
-  value: object,
+  value: Record<PropertyKey, unknown>,
   indent: string,
   smallNodes: number,
   ancestors: Set<object>,
@@ -199,7 +200,7 @@ function* prettyPieces(
   } else {
     let first = true;
     for (const name of Object.keys(value)) {
-      const child = (value as Record<string, unknown>)[name];
+      const child = value[name];
       const head = `${first ? "{" : ","}\n${inner}${JSON.stringify(name)}: `;
       if (walkable(child)) {
         yield head;
@@ -217,14 +218,11 @@ function* prettyPieces(
 }
 
 /** Arrays and plain objects (no `toJSON`), which the pretty printer walks itself. */
-function walkable(value: unknown): value is object {
+function walkable(value: unknown): value is Record<PropertyKey, unknown> {
   if (typeof value !== "object" || value === null) return false;
   if (Array.isArray(value)) return true;
   const proto = Object.getPrototypeOf(value);
-  return (
-    (proto === Object.prototype || proto === null) &&
-    typeof (value as { toJSON?: unknown }).toJSON !== "function"
-  );
+  return (proto === Object.prototype || proto === null) && typeof fieldOf(value, "toJSON") !== "function";
 }
 
 /**
@@ -239,7 +237,8 @@ function native(value: unknown, indent: string, key?: string): string | undefine
     const head = `{\n  ${JSON.stringify(key)}: `;
     return holder.slice(head.length, -2).replaceAll("\n  ", `\n${indent}`);
   }
-  const text = JSON.stringify(value, replacer, 2) as string | undefined;
+  // `undefined` for a value JSON leaves out (a function, a symbol), whatever the declared type says.
+  const text: string | undefined = JSON.stringify(value, replacer, 2);
   return text === undefined || indent === "" ? text : text.replaceAll("\n", `\n${indent}`);
 }
 
@@ -247,7 +246,7 @@ function hasToJson(value: unknown): boolean {
   return (
     (typeof value === "object" || typeof value === "bigint") &&
     value !== null &&
-    typeof (value as { toJSON?: unknown }).toJSON === "function"
+    typeof fieldOf(value, "toJSON") === "function"
   );
 }
 
@@ -265,7 +264,7 @@ function countNodes(value: unknown, cap: number): number {
     } else {
       const names = Object.keys(next);
       if (names.length + count + stack.length >= cap) return cap;
-      for (const name of names) stack.push((next as Record<string, unknown>)[name]);
+      for (const name of names) stack.push(next[name]);
     }
   }
   return count;

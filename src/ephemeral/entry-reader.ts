@@ -1,4 +1,5 @@
 import { StringDecoder } from "node:string_decoder";
+import { itemAt } from "../common/guards.js";
 import type { ResourceStorage, StoredResourceMeta } from "../storage/storage.js";
 
 /** What reading slices needs of a storage: byte ranges of one part of one version. */
@@ -31,15 +32,15 @@ async function chunkAt(
   offsets: Float64Array,
   count: number,
 ) {
-  const base = offsets[0] as number;
+  const base = itemAt(offsets, 0);
   const trailer = meta.kind === "json-array" ? ITEM_SEPARATOR.length : 1;
-  const last = Math.min((offsets[count] as number) - trailer, meta.size);
+  const last = Math.min(itemAt(offsets, count) - trailer, meta.size);
   const bytes = Buffer.from(await storage.read(meta.id, meta.version, "content", base, last));
   return {
     /** The text of entry `i` of the chunk. */
     textAt: (i: number) => {
-      const start = (offsets[i] as number) - base;
-      const stop = (offsets[i + 1] as number) - trailer - base;
+      const start = itemAt(offsets, i) - base;
+      const stop = itemAt(offsets, i + 1) - trailer - base;
       return bytes.toString("utf8", start, Math.min(stop, bytes.length));
     },
   };
@@ -80,7 +81,7 @@ export async function readEntries(
 /** How many of the `count` entries that `offsets` bound fit in `maxBytes` (at least one). */
 function countWithin(offsets: Float64Array, count: number, maxBytes: number): number {
   let fit = 1;
-  while (fit < count && (offsets[fit + 1] as number) - (offsets[0] as number) <= maxBytes) fit++;
+  while (fit < count && itemAt(offsets, fit + 1) - itemAt(offsets, 0) <= maxBytes) fit++;
   return fit;
 }
 
@@ -117,8 +118,8 @@ export async function entryRange(
 ): Promise<{ start: number; end: number }> {
   const offsets = await readOffsets(storage, meta, position, position + 1);
   const trailer = meta.kind === "json-array" ? ITEM_SEPARATOR.length : 1;
-  const start = offsets[0] as number;
-  return { start, end: Math.min((offsets[1] as number) - trailer, meta.size) };
+  const start = itemAt(offsets, 0);
+  return { start, end: Math.min(itemAt(offsets, 1) - trailer, meta.size) };
 }
 
 /**

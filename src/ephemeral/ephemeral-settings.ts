@@ -1,3 +1,4 @@
+import { fieldOf } from "../common/guards.js";
 /** App-wide settings of ephemeral resources (`McpFactory.create(…, { ephemeral })`). */
 export interface EphemeralSettings {
   /** Lifetime when none is given (default 24 hours). */
@@ -70,7 +71,7 @@ export function settingsForStorage(
   storage: object,
 ): EphemeralSettings {
   if (settings?.maxTotalBytes !== undefined) return settings;
-  const capacity = (storage as { capacityBytes?: unknown }).capacityBytes;
+  const capacity = fieldOf(storage, "capacityBytes");
   const reported = typeof capacity === "number" && capacity > 0 ? capacity : Number.POSITIVE_INFINITY;
   return { ...settings, maxTotalBytes: Math.min(EPHEMERAL_DEFAULTS.maxTotalBytes, reported) };
 }

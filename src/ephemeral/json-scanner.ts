@@ -1,3 +1,4 @@
+import { itemAt } from "../common/guards.js";
 import { pointerSegment } from "./json-pointer.js";
 
 /** JSON text the scanner cannot read; the message says where. */
@@ -93,7 +94,7 @@ export class JsonScanner {
         i = this.stringPart(text, i);
         continue;
       }
-      const c = text[i] as string;
+      const c = itemAt(text, i);
       if (this.mode === "primitive") {
         if (PRIMITIVE_CHAR.test(c)) {
           i++;
@@ -202,7 +203,7 @@ export class JsonScanner {
     while (i < text.length) {
       this.escape += text[i++];
       if (this.escape.length === 2 && this.escape[1] !== "u") {
-        const decoded = SIMPLE_ESCAPES[this.escape[1] as string];
+        const decoded = SIMPLE_ESCAPES[itemAt(this.escape, 1)];
         if (decoded === undefined) this.fail(this.escape, "an escape sequence");
         this.escape = "";
         this.emit(decoded as string);
@@ -226,7 +227,7 @@ export class JsonScanner {
 
   private endString(): void {
     if (this.mode === "inKey") {
-      const frame = this.frames[this.frames.length - 1] as Frame;
+      const frame = itemAt(this.frames, this.frames.length - 1);
       frame.key = this.key;
       this.mode = "colon";
       return;

@@ -1,5 +1,6 @@
 import type { ReadResourceResult } from "@modelcontextprotocol/sdk/types.js";
 import type { Clock } from "../clock/clock.js";
+import { fieldOf } from "../common/guards.js";
 import { firstContent, textValue } from "./declared-content.js";
 
 /** How far the resource tools walk a paginated resource's pages in one call. */
@@ -71,7 +72,7 @@ export async function walkPages(
     try {
       read = await readPage(next);
     } catch (error) {
-      throw new PageReadError(`Cannot read page ${pages + 1} of ${uri}: ${(error as Error).message}`, {
+      throw new PageReadError(`Cannot read page ${pages + 1} of ${uri}: ${fieldOf(error, "message")}`, {
         cause: error,
       });
     }

@@ -1,4 +1,5 @@
 import { compareValues, type FieldPath, hasField, project, sortValue } from "../aggregate/query-fields.js";
+import { itemAt as elementAt } from "../common/guards.js";
 import type { StoredResourceMeta } from "../storage/storage.js";
 import { readEntries, type StoredContent } from "./entry-reader.js";
 import { type ScanBounds, type ScanEnd, scanEntries } from "./query-scan.js";
@@ -88,7 +89,7 @@ export async function pageSorted(
 ): Promise<ItemsScan> {
   const compare = (a: Candidate, b: Candidate) => {
     for (let i = 0; i < orderBy.length; i++) {
-      const order = compareValues(a.key[i], b.key[i]) * (orderBy[i] as OrderKey).direction;
+      const order = compareValues(a.key[i], b.key[i]) * elementAt(orderBy, i).direction;
       if (order !== 0) return order;
     }
     return a.position - b.position;
@@ -111,7 +112,7 @@ export async function pageSorted(
   for (const winner of winners.slice(0, limit)) {
     if (bytes >= source.readAhead) break;
     const text = winner.text ?? (await itemText(source, winner.position));
-    const item = JSON.parse(text) as unknown;
+    const item: unknown = JSON.parse(text);
     picked.push({ position: winner.position, item: source.select ? project(item, source.select) : item });
     bytes += text.length;
   }
@@ -126,7 +127,7 @@ export async function itemAt(
 ): Promise<unknown | undefined> {
   if (position < 0 || position >= meta.total) return undefined;
   const [entry] = await readEntries(content, meta, position, position + 1);
-  return entry && (JSON.parse(entry.text) as unknown);
+  return entry && JSON.parse(entry.text);
 }
 
 async function itemText(source: ScanSource, position: number): Promise<string> {
@@ -136,7 +137,7 @@ async function itemText(source: ScanSource, position: number): Promise<string> {
 }
 
 function parse(text: string, source: ScanSource): unknown {
-  const item = JSON.parse(text) as unknown;
+  const item: unknown = JSON.parse(text);
   source.watch.see(item);
   return item;
 }
@@ -159,7 +160,7 @@ export class FieldWatch {
     if (this.firstKeys === undefined && typeof item === "object" && item !== null && !Array.isArray(item))
       this.firstKeys = Object.keys(item);
     for (let i = this.pending.length - 1; i >= 0; i--) {
-      if (hasField(item, (this.pending[i] as { field: FieldPath }).field)) this.pending.splice(i, 1);
+      if (hasField(item, elementAt(this.pending, i).field)) this.pending.splice(i, 1);
     }
   }
 

@@ -2,6 +2,7 @@ import { describeQueryError, QueryError } from "../aggregate/query-errors.js";
 import { compareValues } from "../aggregate/query-fields.js";
 import { type Group, GroupTally } from "../aggregate/query-groups.js";
 import { canonicalJson } from "../common/canonical-json.js";
+import { itemAt as elementAt } from "../common/guards.js";
 import { toolError } from "../results/tool-error.js";
 import type { StoredResourceMeta } from "../storage/storage.js";
 import { fitPrefix } from "../tokenizer/fit-prefix.js";
@@ -130,8 +131,7 @@ class QueryRun {
     // Where the page after the first n picked items starts: after the last one shown, or,
     // when the scan stopped at a bound before the page filled, after the last item scanned.
     const nextAfter = (n: number): number | undefined => {
-      if (n < picked.length || scan.hasMore)
-        return n > 0 ? (picked[n - 1] as { position: number }).position : undefined;
+      if (n < picked.length || scan.hasMore) return n > 0 ? elementAt(picked, n - 1).position : undefined;
       if (end.bound !== undefined && end.next !== null && plan.orderBy.length === 0) return end.next - 1;
       return undefined;
     };
@@ -173,7 +173,7 @@ class QueryRun {
     const tally = new GroupTally(spec);
     let total = 0;
     const end = await scanEntries(source.content, source.meta, 0, source.bounds, (text) => {
-      const item = JSON.parse(text) as unknown;
+      const item: unknown = JSON.parse(text);
       source.watch.see(item);
       if (!source.match(item)) return true;
       total++;

@@ -1,6 +1,7 @@
 import { QueryError } from "../aggregate/query-errors.js";
 import { type FieldPath, fieldPath } from "../aggregate/query-fields.js";
 import type { GroupSpec } from "../aggregate/query-groups.js";
+import { isObject } from "../common/guards.js";
 import { type CheckedWhere, checkWhere } from "./query-where.js";
 
 /** The aggregate input (`{ count?, groupBy?, sum?, min?, max?, avg?, top? }`), as validated by its schema. */
@@ -118,14 +119,14 @@ function fieldList(value: string | string[], part: string): string[] {
 
 function orderKeys(orderBy: unknown, field: (path: string, part: string) => FieldPath): OrderKey[] {
   if (orderBy === undefined) return [];
-  if (typeof orderBy !== "object" || orderBy === null || Array.isArray(orderBy))
+  if (!isObject(orderBy) || Array.isArray(orderBy))
     throw new QueryError("orderBy", 'takes an object of fields and directions, like {"updatedAt":-1}');
   const keys = Object.keys(orderBy);
   if (keys.length === 0 || keys.length > MAX_ORDER_KEYS)
     throw new QueryError("orderBy", `names 1 to ${MAX_ORDER_KEYS} fields, like {"updatedAt":-1}`);
   return keys.map((path) => {
     const part = `orderBy.${path}`;
-    const direction = (orderBy as Record<string, unknown>)[path];
+    const direction = orderBy[path];
     if (direction !== 1 && direction !== -1)
       throw new QueryError(part, "takes 1 (ascending) or -1 (descending)");
     return { field: field(path, part), direction };

@@ -62,7 +62,7 @@ export const INTERNAL_NOR = "$nor";
  * @example checkWhere({ state: "open", labels: { $in: ["bug"] } })
  */
 export function checkWhere(where: unknown): CheckedWhere {
-  const state = { conditions: 0, patterns: [] as WherePattern[], fields: new Map<string, FieldPath>() };
+  const state: CheckState = { conditions: 0, patterns: [], fields: new Map<string, FieldPath>() };
   const condition = checkClause(where, "where", 0, state);
   return { condition, patterns: state.patterns, fields: [...state.fields.values()] };
 }

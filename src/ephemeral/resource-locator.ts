@@ -59,7 +59,7 @@ export class ResourceLocator {
       read = await this.readDeclared(uri, ctx);
     } catch (error) {
       // A resource's own refusal (-32002, -32602, …) is this tool's error, not a protocol error of tools/call.
-      if (isProtocolError(error)) return refuse(`Cannot read ${uri}: ${(error as Error).message}`);
+      if (isProtocolError(error)) return refuse(`Cannot read ${uri}: ${error.message}`);
       throw error;
     }
     if (!read) {

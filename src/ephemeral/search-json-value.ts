@@ -32,7 +32,7 @@ export async function searchJsonValue(
         `this JSON value (${meta.size} bytes) is too large to answer whole; search without whole for windows of text`,
       );
     const text = Buffer.from(await storage.read(meta.id, meta.version, "content", 0, meta.size)).toString();
-    const value = JSON.parse(text) as unknown;
+    const value: unknown = JSON.parse(text);
     const hits = [...stringFields(value)].some((field) => matcher.test(field.value));
     if (hits && skip === 0) found.push({ match: { item: value }, entry: 0, lead: 0 });
   } else {

@@ -1,4 +1,5 @@
 import type { RE2 } from "re2-wasm";
+import { fieldOf } from "../common/guards.js";
 import { requirePackage } from "../common/require-package.js";
 
 /** A pattern the search cannot use; the message says why. */
@@ -52,7 +53,7 @@ export async function searchMatcher(options: PatternOptions): Promise<SearchMatc
     try {
       expression = new Re2(options.pattern, options.ignoreCase ? "giu" : "gu");
     } catch (error) {
-      throw new PatternError(`${(error as Error).message} (RE2 syntax: no lookarounds or backreferences)`);
+      throw new PatternError(`${fieldOf(error, "message")} (RE2 syntax: no lookarounds or backreferences)`);
     }
     return {
       test: (text) => {

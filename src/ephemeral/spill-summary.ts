@@ -1,4 +1,5 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { itemAt } from "../common/guards.js";
 import type { StoredResourceMeta } from "../storage/storage.js";
 import { fitPrefix } from "../tokenizer/fit-prefix.js";
 import type { TokenCounter } from "../tokenizer/token-counter.js";
@@ -94,7 +95,7 @@ async function withPreview(
   const fitted = await fitPrefix(entries.length, render, room, counter);
   if (fitted.n > 0) return render(fitted.n);
   // Not even the first entry fits whole: show as much of it as fits, labelled as cut.
-  const first = entries[0] as string;
+  const first = itemAt(entries, 0);
   const cut = (chars: number) =>
     chars === 0
       ? base

@@ -1,7 +1,7 @@
 import type { InjectionToken } from "tsyringe";
 import { OutcomeKey } from "../pipeline/call-outcome.js";
 import type { CapabilityOperation, CapabilityStageFunction } from "../pipeline/capability.js";
-import type { Stage } from "../pipeline/invocation.js";
+import { invocationOf, type Stage } from "../pipeline/invocation.js";
 import { isErrorResult, Oversized, ResultPage } from "../pipeline/outcomes.js";
 import { callTokenLimit, DEFAULT_TOKEN_LIMIT } from "../pipeline/token-limit.js";
 import type { TokenCounter } from "../tokenizer/token-counter.js";
@@ -77,5 +77,5 @@ export function spillStageFor(
     );
   };
   // The pipeline passes its invocation, which is the capability call this stage reads.
-  return stage as unknown as CapabilityStageFunction;
+  return (call, next) => stage(invocationOf(call), next);
 }

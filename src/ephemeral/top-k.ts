@@ -1,3 +1,5 @@
+import { itemAt } from "../common/guards.js";
+
 /**
  * The `k` least values offered, by `compare`, in O(k) memory and O(log k) per offer: a
  * binary heap whose root is the greatest value kept, replaced when a lesser one comes.
@@ -27,7 +29,7 @@ export class TopK<T> {
     if (heap.length < this.k) {
       heap.push(value);
       this.up(heap.length - 1);
-    } else if (heap.length > 0 && this.compare(value, heap[0] as T) < 0) {
+    } else if (heap.length > 0 && this.compare(value, itemAt(heap, 0)) < 0) {
       heap[0] = value;
       this.down(0);
     }
@@ -42,7 +44,7 @@ export class TopK<T> {
     const { heap } = this;
     while (at > 0) {
       const parent = (at - 1) >> 1;
-      if (this.compare(heap[at] as T, heap[parent] as T) <= 0) return;
+      if (this.compare(itemAt(heap, at), itemAt(heap, parent)) <= 0) return;
       this.swap(at, parent);
       at = parent;
     }
@@ -54,8 +56,9 @@ export class TopK<T> {
       const left = 2 * at + 1;
       const right = left + 1;
       let largest = at;
-      if (left < heap.length && this.compare(heap[left] as T, heap[largest] as T) > 0) largest = left;
-      if (right < heap.length && this.compare(heap[right] as T, heap[largest] as T) > 0) largest = right;
+      if (left < heap.length && this.compare(itemAt(heap, left), itemAt(heap, largest)) > 0) largest = left;
+      if (right < heap.length && this.compare(itemAt(heap, right), itemAt(heap, largest)) > 0)
+        largest = right;
       if (largest === at) return;
       this.swap(at, largest);
       at = largest;
@@ -64,8 +67,8 @@ export class TopK<T> {
 
   private swap(a: number, b: number): void {
     const { heap } = this;
-    const value = heap[a] as T;
-    heap[a] = heap[b] as T;
+    const value = itemAt(heap, a);
+    heap[a] = itemAt(heap, b);
     heap[b] = value;
   }
 }

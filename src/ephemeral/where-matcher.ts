@@ -1,4 +1,5 @@
 import { QueryError } from "../aggregate/query-errors.js";
+import { fieldOf, isObject, itemAt } from "../common/guards.js";
 import { type CheckedWhere, INTERNAL_NOR, INTERNAL_REGEX, type WherePattern } from "./query-where.js";
 import { loadRe2 } from "./search-resource.js";
 
@@ -11,7 +12,12 @@ type Mingo = {
   ops: typeof import("mingo/operators/query");
   util: typeof import("mingo/util");
 };
-type QueryOperator = (selector: string, value: unknown, options: unknown) => (item: unknown) => boolean;
+// mingo runs an operator's predicate on the documents it tests, objects only (see `compileWhere`).
+type QueryOperator = (
+  selector: string,
+  value: unknown,
+  options: unknown,
+) => (item: Record<string, unknown>) => boolean;
 
 let mingo: Promise<Mingo> | undefined;
 
@@ -56,14 +62,13 @@ export async function compileWhere(where: CheckedWhere): Promise<ItemMatcher> {
     (negate: boolean): QueryOperator =>
     (selector, value) => {
       const within = membershipTest(value as unknown[], util.isEqual);
-      return (item) =>
-        within(util.resolve(item as Record<string, unknown>, selector, { unwrapArray: true })) !== negate;
+      return (item) => within(util.resolve(item, selector, { unwrapArray: true })) !== negate;
     };
   const regex: QueryOperator = (selector, index) => {
-    const matches = regexes[index as number] as TextTest;
+    const matches = itemAt(regexes, Number(index));
     const test = (text: unknown) => typeof text === "string" && matches(text);
     return (item) => {
-      const value = util.resolve(item as Record<string, unknown>, selector, { unwrapArray: true });
+      const value = util.resolve(item, selector, { unwrapArray: true });
       return Array.isArray(value) ? value.flat(Number.POSITIVE_INFINITY).some(test) : test(value);
     };
   };
@@ -87,11 +92,7 @@ export async function compileWhere(where: CheckedWhere): Promise<ItemMatcher> {
   const compiled = new Query(where.condition, { context, scriptEnabled: false });
   // Conditions name fields: an item that is not an object (a string in an array of strings)
   // has none, so it never matches (mingo would compare the string itself with any field).
-  return (item) =>
-    typeof item === "object" &&
-    item !== null &&
-    !Array.isArray(item) &&
-    compiled.test(item as Record<string, unknown>);
+  return (item) => isObject(item) && !Array.isArray(item) && compiled.test(item);
 }
 
 /** A compiled `$regex`: true when a string matches. */
@@ -114,7 +115,7 @@ function literalTest(pattern: string, ignoreCase: boolean): TextTest | undefined
   if (end) inner = inner.slice(0, -1);
   let body = "";
   for (let i = 0; i < inner.length; i++) {
-    const char = inner[i] as string;
+    const char = itemAt(inner, i);
     if (char === "\\") {
       const next = inner[i + 1];
       if (next === undefined || !SPECIAL.includes(next)) return undefined;
@@ -150,7 +151,7 @@ async function compilePatterns(patterns: readonly WherePattern[]): Promise<TextT
     } catch (error) {
       throw new QueryError(
         part,
-        `${(error as Error).message} (RE2 syntax, which runs in linear time: no lookarounds or backreferences)`,
+        `${fieldOf(error, "message")} (RE2 syntax, which runs in linear time: no lookarounds or backreferences)`,
       );
     }
   });

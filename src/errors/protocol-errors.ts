@@ -44,6 +44,6 @@ export function invalidParams(message: string, data?: unknown): ProtocolError {
 }
 
 /** Errors that must travel to the client as protocol errors rather than `isError` results. */
-export function isProtocolError(error: unknown): boolean {
+export function isProtocolError(error: unknown): error is Error {
   return error instanceof ProtocolError || (error instanceof Error && error.name === "McpError");
 }

@@ -44,7 +44,7 @@ export const metadataStore = {
   },
 
   /** Records a capability decorator on a service class (`Capability.classes`), replacing its earlier record there. */
-  writeServiceCapability(target: Function, recorded: RecordedCapability): void {
+  writeServiceCapability(target: object, recorded: RecordedCapability): void {
     const own = metadataStore.ownService(target)?.capabilities ?? [];
     const others = own.filter((entry) => entry.capability.name !== recorded.capability.name);
     metadataStore.writeService(target, { capabilities: Object.freeze([...others, Object.freeze(recorded)]) });
@@ -60,7 +60,7 @@ export const metadataStore = {
     return Reflect.getOwnMetadata(METADATA.method, prototype, property);
   },
 
-  writeService(target: Function, patch: Partial<ServiceMetadata>): void {
+  writeService(target: object, patch: Partial<ServiceMetadata>): void {
     const own: ServiceMetadata | undefined = Reflect.getOwnMetadata(METADATA.service, target);
     Reflect.defineMetadata(METADATA.service, Object.freeze({ ...own, ...patch }), target);
   },
@@ -77,7 +77,7 @@ export const metadataStore = {
       typeof current === "function" && current !== Function.prototype;
       current = Object.getPrototypeOf(current)
     ) {
-      const own: ServiceMetadata | undefined = Reflect.getOwnMetadata(METADATA.service, current as Function);
+      const own: ServiceMetadata | undefined = Reflect.getOwnMetadata(METADATA.service, current);
       if (own) chain.push(own);
     }
     if (chain.length === 0) return undefined;
@@ -90,7 +90,7 @@ export const metadataStore = {
     return Object.freeze(merged);
   },
 
-  ownService(target: Function): ServiceMetadata | undefined {
+  ownService(target: object): ServiceMetadata | undefined {
     return Reflect.getOwnMetadata(METADATA.service, target);
   },
 

@@ -1,6 +1,7 @@
 import { QueryError } from "../aggregate/query-errors.js";
 import { type FieldPath, fieldPath, hasField } from "../aggregate/query-fields.js";
 import { type Group, type GroupSpec, GroupTally, sortGroups } from "../aggregate/query-groups.js";
+import { itemAt } from "../common/guards.js";
 import type { AggregateBounds } from "../metadata/definitions.js";
 import type { Invocation, Next } from "../pipeline/invocation.js";
 import { isErrorResult } from "../pipeline/outcomes.js";
@@ -170,7 +171,7 @@ function answerOf(value: Answer, hint: string | undefined, json: boolean): Recor
 function groupSpecOf(request: AggregateRequest, spec: PaginationSpec, maxGroups: number): GroupSpec {
   const field = (path: unknown, part: string): FieldPath => {
     const checked = fieldPath(path, part);
-    const top = checked.segments[0] as string;
+    const top = itemAt(checked.segments, 0);
     if (spec.fields && !spec.fields.includes(top))
       throw new QueryError(part, `"${checked.path}" is not a field of these items.${fieldList(spec)}`);
     return checked;
@@ -207,7 +208,7 @@ function fieldList(spec: PaginationSpec): string {
 
 /** The inputs that select fewer items: the tool's own, and a stream's range. */
 function narrowingInputs(invocation: Invocation, spec: PaginationSpec): string {
-  const own = Object.keys((invocation.definition.inputSchema?.shape ?? {}) as Record<string, unknown>).filter(
+  const own = Object.keys(invocation.definition.inputSchema?.shape ?? {}).filter(
     (name) => !PAGING_INPUTS.has(name),
   );
   const names = own.map((name) => `\`${name}\``);
@@ -225,9 +226,7 @@ function pushedDownGroups(value: unknown, where: string): { groups: Group[]; tot
   const { groups, total } = value;
   const valid =
     Array.isArray(groups) &&
-    groups.every(
-      (g) => isPlainObject(g) && isPlainObject(g.key) && typeof g.count === "number" && g.count >= 0,
-    ) &&
+    groups.every(isGroup) &&
     typeof total === "number" &&
     Number.isSafeInteger(total) &&
     total >= 0;
@@ -236,5 +235,10 @@ function pushedDownGroups(value: unknown, where: string): { groups: Group[]; tot
       `${where} answered ctx.aggregate with { groups, total } that is not valid: groups must be [{ key: {…}, count }] and total a whole number`,
     );
   }
-  return { groups: groups as Group[], total };
+  return { groups, total };
+}
+
+/** True for a group a handler pushed down: `{ key: {…}, count }` with a count of 0 or more. */
+function isGroup(g: unknown): g is Group {
+  return isPlainObject(g) && isPlainObject(g.key) && typeof g.count === "number" && g.count >= 0;
 }

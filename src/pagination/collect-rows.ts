@@ -1,3 +1,4 @@
+import { itemAt } from "../common/guards.js";
 import type { KeyValue } from "./cursor-values.js";
 import { compareKeys, type KeySpec, keyOf } from "./stable-key.js";
 import { placeInWindow, type StreamWindow } from "./stream-window.js";
@@ -24,7 +25,7 @@ interface PageWindow {
 /** True when an item's first key field lies in the stream range (always true outside streams). */
 function inWindow(key: Record<string, KeyValue>, window: PageWindow, spec: KeySpec): boolean {
   if (!window.window) return true;
-  return placeInWindow(key[spec.fields[0] as string] ?? null, window.window, spec.order) === "inside";
+  return placeInWindow(key[itemAt(spec.fields, 0)] ?? null, window.window, spec.order) === "inside";
 }
 
 /**
@@ -66,15 +67,9 @@ export function rowsFromArray(rows: readonly unknown[], window: PageWindow, spec
     .filter((k) => inWindow(k.key, window, spec));
   keyed.sort((a, b) => compareKeys(a.key, b.key, spec));
   for (let i = 1; i < keyed.length; i++) {
-    if (
-      compareKeys(
-        (keyed[i - 1] as (typeof keyed)[number]).key,
-        (keyed[i] as (typeof keyed)[number]).key,
-        spec,
-      ) === 0
-    ) {
+    if (compareKeys(itemAt(keyed, i - 1).key, itemAt(keyed, i).key, spec) === 0) {
       throw new Error(
-        `two items share the stable key ${describe((keyed[i] as (typeof keyed)[number]).key)}; @Paginated needs a unique key (add a tie-breaker field such as an id)`,
+        `two items share the stable key ${describe(itemAt(keyed, i).key)}; @Paginated needs a unique key (add a tie-breaker field such as an id)`,
       );
     }
   }
@@ -116,7 +111,7 @@ export async function rowsFromIterable(
     const key = keyOf(item, spec, position++);
     if (window.after !== null && compareKeys(key, window.after, spec) <= 0) return true;
     if (window.window) {
-      const place = placeInWindow(key[spec.fields[0] as string] ?? null, window.window, spec.order);
+      const place = placeInWindow(key[itemAt(spec.fields, 0)] ?? null, window.window, spec.order);
       if (place === "before") return true;
       // In key order, the first item past the range ends the walk: nothing after it can be inside.
       if (place === "past") return false;
@@ -208,8 +203,7 @@ function firstAfter(
   let high = keyed.length;
   while (low < high) {
     const middle = (low + high) >>> 1;
-    if (compareKeys((keyed[middle] as { key: Record<string, KeyValue> }).key, after, spec) <= 0)
-      low = middle + 1;
+    if (compareKeys(itemAt(keyed, middle).key, after, spec) <= 0) low = middle + 1;
     else high = middle;
   }
   return low;

@@ -1,4 +1,5 @@
 import { createCipheriv } from "node:crypto";
+import { itemAt } from "../common/guards.js";
 
 /** The 66 characters a cursor is written with: base64url's, then `.` and `~`. */
 const ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_.~";
@@ -33,7 +34,7 @@ export function shiftText(text: string, key: Buffer, iv: Buffer, direction: 1 | 
         pool = stream.update(Buffer.alloc(64));
         at = 0;
       }
-      byte = pool[at++] as number;
+      byte = itemAt(pool, at++);
     } while (byte >= UNIFORM_BELOW);
     const shift = byte % ALPHABET.length;
     out += ALPHABET[(index + direction * shift + ALPHABET.length) % ALPHABET.length];

@@ -1,5 +1,6 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import type { Clock } from "../clock/clock.js";
+import { itemAt } from "../common/guards.js";
 import { shiftText } from "./cursor-cipher.js";
 import { type Expiry, expiresAt, expiryAfter, nearestExpiries } from "./cursor-expiry.js";
 import {
@@ -266,7 +267,7 @@ function bindingDigest(binding: CursorBinding): Buffer {
 
 /** Three bits of a key's id: the cursor carries them so a reader tries only the keys that match. */
 function keyHint(id: string): number {
-  return (createHash("sha256").update(id).digest()[0] as number) & 7;
+  return itemAt(createHash("sha256").update(id).digest(), 0) & 7;
 }
 
 /** The values of `fields` in `after`, in their order; `after` must hold exactly those fields. */

@@ -1,3 +1,4 @@
+import { itemAt } from "../common/guards.js";
 import { carriedCount, type Expiry } from "./cursor-expiry.js";
 import { pack } from "./cursor-packing.js";
 import type { KeyValue } from "./cursor-values.js";
@@ -58,7 +59,7 @@ export function readHeader(token: string): Header | undefined {
   const text = token.slice(0, HEADER_LENGTH);
   if (text.length < HEADER_LENGTH || !BASE64URL.test(text)) return undefined;
   const bytes = Buffer.from(text, "base64url");
-  const bits = ((bytes[0] as number) << 16) | ((bytes[1] as number) << 8) | (bytes[2] as number);
+  const bits = (itemAt(bytes, 0) << 16) | (itemAt(bytes, 1) << 8) | itemAt(bytes, 2);
   return {
     format: bits >> 22,
     kind: (bits >> 19) & 7,

@@ -1,4 +1,5 @@
 import { createHash, hkdfSync, randomBytes } from "node:crypto";
+import { itemAt } from "../common/guards.js";
 import { FrugalConfigError } from "../errors/config-error.js";
 
 /**
@@ -92,7 +93,7 @@ export function createKeyring(secret: CursorSecret | undefined): CursorKeyring {
     byId.set(key.id, key);
   }
   return {
-    current: keys[0] as CursorKey,
+    current: itemAt(keys, 0),
     byId,
     ephemeral,
     weak,

@@ -1,3 +1,4 @@
+import { itemAt } from "../common/guards.js";
 import type { KeyValue } from "./cursor-values.js";
 
 /**
@@ -103,13 +104,13 @@ function writeString(out: Writer, value: string): void {
     out.sized(SIXBIT, value.length);
     const packed = Buffer.alloc(Math.ceil((value.length * 6) / 8));
     for (let i = 0; i < value.length; i++) {
-      const bits = SIXBIT_ALPHABET.indexOf(value[i] as string);
+      const bits = SIXBIT_ALPHABET.indexOf(itemAt(value, i));
       const at = i * 6;
       // Six bits straddle at most two bytes: write them big-endian from bit `at`.
       const word = bits << (10 - (at % 8));
-      packed[at >> 3] = (packed[at >> 3] as number) | (word >> 8);
+      packed[at >> 3] = itemAt(packed, at >> 3) | (word >> 8);
       if ((at >> 3) + 1 < packed.length)
-        packed[(at >> 3) + 1] = (packed[(at >> 3) + 1] as number) | (word & 0xff);
+        packed[(at >> 3) + 1] = itemAt(packed, (at >> 3) + 1) | (word & 0xff);
     }
     out.bytes(packed);
   } else if (LONE_SURROGATE.test(value)) {
@@ -146,7 +147,7 @@ function readValue(input: Reader): KeyValue {
       let text = "";
       for (let i = 0; i < length; i++) {
         const at = i * 6;
-        const word = ((packed[at >> 3] as number) << 8) | (packed[(at >> 3) + 1] ?? 0);
+        const word = (itemAt(packed, at >> 3) << 8) | (packed[(at >> 3) + 1] ?? 0);
         text += SIXBIT_ALPHABET[(word >> (10 - (at % 8))) & 63];
       }
       return text;
@@ -198,7 +199,7 @@ function twosComplement(value: bigint): Buffer {
 function fromTwosComplement(bytes: Buffer): bigint {
   if (bytes.length === 0) return 0n;
   const unsigned = BigInt(`0x${bytes.toString("hex")}`);
-  return (bytes[0] as number) & 0x80 ? unsigned - (1n << BigInt(8 * bytes.length)) : unsigned;
+  return itemAt(bytes, 0) & 0x80 ? unsigned - (1n << BigInt(8 * bytes.length)) : unsigned;
 }
 
 /** Bytes written in chunks: a request state may carry kilobytes of answers. */

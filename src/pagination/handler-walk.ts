@@ -1,3 +1,4 @@
+import { itemAt } from "../common/guards.js";
 import type { Invocation, Next } from "../pipeline/invocation.js";
 import { isErrorResult } from "../pipeline/outcomes.js";
 import { type CollectedRows, rowsFromArray, rowsFromIterable, rowsFromTrustedArray } from "./collect-rows.js";
@@ -98,7 +99,7 @@ export class HandlerWalk {
       for (let i = 0; i < rows.items.length; i++) {
         if (scanned >= bounds.maxItems) return { scanned, bound: itemsBound(bounds) };
         scanned++;
-        visit(rows.items[i], rows.keys[i] as Record<string, KeyValue>);
+        visit(rows.items[i], itemAt(rows.keys, i));
       }
       if (!rows.hasMore) return { scanned };
       if (whole || scanned >= bounds.maxItems) return { scanned, bound: itemsBound(bounds) };

@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { itemAt } from "../common/guards.js";
 import type { ByteSource } from "./byte-chunks.js";
 import {
   type BodyValidators,
@@ -274,8 +275,8 @@ function bodyVersion(body: CachedBody): string {
 /** URL, plus a digest of the request headers and of a custom fetch's identity: who may share a body. */
 function cacheKey(url: string, options: HttpByteSourceOptions): string {
   const headers = Object.entries(options.headers ?? {})
-    .map(([name, value]) => [name.toLowerCase(), value])
-    .sort(([a], [b]) => ((a as string) < (b as string) ? -1 : 1));
+    .map(([name, value]): [string, typeof value] => [name.toLowerCase(), value])
+    .sort(([a], [b]) => (a < b ? -1 : 1));
   let fetchId = 0;
   if (options.fetch) {
     fetchId = fetchIds.get(options.fetch) ?? ++lastFetchId;
@@ -310,7 +311,7 @@ async function discard(response: Response): Promise<void> {
 }
 
 function concat(parts: Uint8Array[], total: number): Uint8Array {
-  if (parts.length === 1) return parts[0] as Uint8Array;
+  if (parts.length === 1) return itemAt(parts, 0);
   const bytes = new Uint8Array(total);
   let at = 0;
   for (const part of parts) {

@@ -1,3 +1,4 @@
+import { fieldOf } from "../common/guards.js";
 import { ResultPage } from "../pipeline/outcomes.js";
 import type { KeyValue } from "./cursor-values.js";
 
@@ -101,7 +102,7 @@ const MEMOIZED = Symbol("frugal.memoizedCursors");
 
 /** `make`, remembering each position's cursor (a page and its prefixes share one memo). */
 function memoized(make: CursorMaker): CursorMaker {
-  if ((make as { [MEMOIZED]?: true })[MEMOIZED]) return make;
+  if (fieldOf(make, MEMOIZED)) return make;
   const made = new Map<number, string>();
   const remembered: CursorMaker = (key, count) => {
     let cursor = made.get(count);

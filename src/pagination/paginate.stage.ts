@@ -1,4 +1,5 @@
 import type { Clock } from "../clock/clock.js";
+import { fieldOf, itemAt } from "../common/guards.js";
 import type { AggregateBounds, PageLink } from "../metadata/definitions.js";
 import { specOf } from "../pipeline/capability.js";
 import type { Invocation, Stage } from "../pipeline/invocation.js";
@@ -72,9 +73,8 @@ function paginatorFor(
     rows: CollectedRows,
     total: number | undefined,
   ): Page => {
-    let items = request.fields
-      ? rows.items.map((item) => pick(item, request.fields as string[]))
-      : rows.items;
+    const { fields } = request;
+    let items = fields ? rows.items.map((item) => pick(item, fields)) : rows.items;
     let { keys, hasMore } = rows;
     if (rows.cutShort) {
       // What a live source had yielded by the deadline: another read may find more.
@@ -107,7 +107,7 @@ function paginatorFor(
       // The window is done: a poll from this chunk's nextSince goes on with this walk. (A
       // budget that shrinks the chunk takes its nextSince away; the chunk that ends the
       // window then tells this again, with its own count.)
-      const last = keys[keys.length - 1]?.[spec.stableKey[0] as string] ?? null;
+      const last = keys[keys.length - 1]?.[itemAt(spec.stableKey, 0)] ?? null;
       const pagesBefore = (request.progress?.pagesBefore ?? 0) + 1;
       tails.handedOut(request.tail, chunkEnd(spec, request, cutShort, last), {
         pagesBefore,
@@ -237,7 +237,7 @@ function readDeadline(spec: PaginationSpec, request: PageRequest, clock: Clock):
  * (`stream: {}`) when late writers are expected.
  */
 function describeChunk(spec: PaginationSpec, request: PageRequest, cutShort: boolean): PageDescriber {
-  const field = spec.stableKey[0] as string;
+  const field = itemAt(spec.stableKey, 0);
   const since = request.window?.since ?? null;
   const until = request.window?.until ?? null;
   return (keys, hasMore) => {
@@ -263,7 +263,7 @@ function chunkTextLeavesOut(
   request: PageRequest,
   itemsInText: boolean,
 ): (keys: ReadonlyArray<Record<string, KeyValue>>, hasMore: boolean) => readonly string[] {
-  const field = spec.stableKey[0] as string;
+  const field = itemAt(spec.stableKey, 0);
   const itemsShowKey =
     itemsInText && (spec.line !== undefined || !request.fields || request.fields.includes(field));
   return (keys, hasMore) => {
@@ -300,7 +300,7 @@ function prefixWithin(items: readonly unknown[], maxBytes: number): number {
 function pick(item: unknown, fields: readonly string[]): Record<string, unknown> {
   const picked: Record<string, unknown> = {};
   for (const field of fields) {
-    const value = (item as Record<string, unknown>)[field];
+    const value = fieldOf(item, field);
     if (value !== undefined) picked[field] = value;
   }
   return picked;
@@ -324,11 +324,17 @@ function describeValue(value: unknown): string {
 /** A link made by `link(item)`, checked: a page of links must hold resource links a client can read. */
 function checkedLink(link: (item: unknown) => unknown, item: unknown, where: string): PageLink {
   const made = link(item);
-  const { uri, name } = (made ?? {}) as Partial<PageLink>;
-  if (typeof uri !== "string" || uri === "" || typeof name !== "string" || name === "") {
+  if (!isPageLink(made)) {
     throw new Error(
       `${where}: @Paginated's link(item) must return { uri, name } with non-empty strings, not ${JSON.stringify(made)}`,
     );
   }
-  return made as PageLink;
+  return made;
+}
+
+/** True for a value with a non-empty string `uri` and `name`: what a page of links needs of each link. */
+function isPageLink(value: unknown): value is PageLink {
+  const uri = fieldOf(value, "uri");
+  const name = fieldOf(value, "name");
+  return typeof uri === "string" && uri !== "" && typeof name === "string" && name !== "";
 }

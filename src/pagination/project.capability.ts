@@ -105,5 +105,5 @@ function fieldNames(target: CapabilityTarget, name: string, value: unknown): str
     target.fail(`${name} must be an array of field names, not ${describe(value)}`, fix);
   const bad = value.find((f) => typeof f !== "string" || f === "");
   if (bad !== undefined) target.fail(`${name} must hold non-empty field names, not ${describe(bad)}`, fix);
-  return [...value] as string[];
+  return [...value];
 }

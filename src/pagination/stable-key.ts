@@ -1,3 +1,4 @@
+import { isObject } from "../common/guards.js";
 import type { KeyValue } from "./cursor-values.js";
 
 /** The stable, unique key that orders a paginated result, and its direction. */
@@ -13,14 +14,14 @@ export function describeKeySpec(spec: KeySpec): string {
 
 /** The key values of one item; a missing field is a clear error, not a silent skip. */
 export function keyOf(item: unknown, spec: KeySpec, position: number): Record<string, KeyValue> {
-  if (typeof item !== "object" || item === null) {
+  if (!isObject(item)) {
     throw new Error(
       `item ${position} is ${item === null ? "null" : typeof item}, but @Paginated items must be objects with the stable key ${spec.fields.join(", ")}`,
     );
   }
   const key: Record<string, KeyValue> = {};
   for (const field of spec.fields) {
-    const value = (item as Record<string, unknown>)[field];
+    const value = item[field];
     if (value === undefined) {
       throw new Error(
         `item ${position} has no "${field}", a field of its @Paginated stable key (${spec.fields.join(", ")}); select it in the query`,
@@ -57,5 +58,5 @@ function compareValues(x: KeyValue, y: KeyValue): number {
   if (byRank !== 0) return byRank;
   if (x instanceof Date && y instanceof Date) return Math.sign(x.getTime() - y.getTime());
   if (x === null || y === null || x === y) return 0;
-  return (x as string | number | bigint | boolean) < (y as string | number | bigint | boolean) ? -1 : 1;
+  return x < y ? -1 : 1;
 }

@@ -56,8 +56,10 @@ export function resolveWindow(
   if (window === undefined) return { since, until };
   const settled = now - stream.settleMs;
   if (until !== null) until = atMost(until, settled);
-  if (since === null && until === null) until = new Date(settled);
-  if (since === null) since = shift(until as number | Date, -window);
+  if (since === null) {
+    until ??= new Date(settled);
+    since = shift(until, -window);
+  }
   if (until === null || toNumber(until) - toNumber(since) > window) until = shift(since, window);
   until = atMost(until, settled);
   // Past the settled end there is nothing to read yet: the range is empty and ends where it starts.

@@ -239,6 +239,23 @@ export interface Capability<Options = unknown, Spec = Options> {
 }
 
 /**
+ * A capability as the kernel holds it (`Capability`, its option and spec types forgotten),
+ * for the maps and lists keyed by capability. No cast: `Capability<any, any>` takes any
+ * capability, and is taken where `Capability` is asked for.
+ *
+ * @example
+ * ```ts
+ * const capabilities: readonly Capability[] = [heldCapability(RateLimit.capability)];
+ * ```
+ */
+export function heldCapability<Options, Spec>(capability: Capability<Options, Spec>): Capability {
+  // `any` here, and only here: a capability's methods take its own option and spec types,
+  // which a map of all capabilities cannot name.
+  const held: Capability<any, any> = capability;
+  return held;
+}
+
+/**
  * The resolved spec of `capability` on a built operation, or `undefined` when the operation
  * does not carry it.
  *
@@ -251,7 +268,7 @@ export function specOf<Spec>(
   definition: { readonly capabilities: ReadonlyMap<Capability, unknown> },
   capability: Capability<never, Spec>,
 ): Spec | undefined {
-  return definition.capabilities.get(capability as Capability) as Spec | undefined;
+  return definition.capabilities.get(heldCapability(capability)) as Spec | undefined;
 }
 
 /**

@@ -56,7 +56,8 @@ export interface Interceptor {
  * const app = await McpFactory.create(AppModule, { interceptors });
  * ```
  */
-export type InterceptorClass = new (...args: never[]) => Interceptor;
+// `any[]`, as tsyringe's `constructor<T>` has it: the container builds the class with whatever it injects.
+export type InterceptorClass = new (...args: any[]) => Interceptor;
 
 /**
  * An interceptor as `interceptors` and `@UseInterceptors` take it: a class (built once per

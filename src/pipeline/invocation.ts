@@ -1,4 +1,5 @@
 import type { CallOutcome } from "./call-outcome.js";
+import type { CapabilityCall } from "./capability.js";
 import type { OperationDefinition } from "./operation.js";
 import type { ToolContext } from "./tool-context.js";
 
@@ -81,7 +82,7 @@ export function newInvocation(
   uri: string | undefined,
   makeContext: (state: CallState) => ToolContext,
 ): Invocation {
-  const invocation = {
+  const invocation: Omit<Invocation, "ctx"> = {
     definition,
     args,
     input: undefined,
@@ -98,9 +99,29 @@ export function newInvocation(
     },
     shaped: undefined,
     slots: undefined,
-  } as Omit<Invocation, "ctx"> & { ctx?: ToolContext };
-  invocation.ctx = makeContext(invocation);
-  return invocation as Invocation;
+  };
+  // The same object gains its context, which reads the state the stages will set on it.
+  return Object.assign(invocation, { ctx: makeContext(invocation) });
+}
+
+/**
+ * The pipeline's invocation behind a capability's call, for a built-in capability's stage
+ * that reads what the kernel keeps on it (the shaped result, its slots). Every call the
+ * pipeline hands a stage is one: `newInvocation` makes them all.
+ *
+ * @example
+ * ```ts
+ * const capabilityStage: CapabilityStageFunction = (call, next) => stage(invocationOf(call), next);
+ * ```
+ */
+export function invocationOf(call: CapabilityCall): Invocation {
+  if (!isInvocation(call))
+    throw new TypeError("a capability stage was called with a call the pipeline did not make");
+  return call;
+}
+
+function isInvocation(call: CapabilityCall): call is Invocation {
+  return "shaped" in call && "slots" in call;
 }
 
 /** Runs the rest of the pipeline and resolves with its result. */

@@ -1,3 +1,5 @@
+import { itemAt } from "../common/guards.js";
+
 /**
  * The one documented order of a call, from the outside in:
  *
@@ -75,7 +77,7 @@ export function assembleOrder(declared: Iterable<PlaceDeclaration>): readonly St
       if (before === undefined) {
         // After the anchor and after the places already set right after it (earlier names).
         at += 1;
-        while (at < order.length && anchorOf.get(order[at] as string) === `after:${anchor}`) at += 1;
+        while (at < order.length && anchorOf.get(itemAt(order, at)) === `after:${anchor}`) at += 1;
       }
       order.splice(at, 0, place);
       anchorOf.set(place, before === undefined ? `after:${anchor}` : `before:${anchor}`);

@@ -1,3 +1,5 @@
+import { isObject } from "../common/guards.js";
+
 /**
  * The typed values stages hand each other besides plain results. The pipeline owns them,
  * so a capability that makes one (pagination makes pages) and one that reads it (the
@@ -65,5 +67,5 @@ export class Oversized {
 
 /** A result that reports a failure the model can act on (`isError: true`); never paged, cached or spilled. */
 export function isErrorResult(value: unknown): boolean {
-  return typeof value === "object" && value !== null && (value as { isError?: unknown }).isError === true;
+  return isObject(value) && value.isError === true;
 }

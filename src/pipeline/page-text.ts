@@ -64,6 +64,6 @@ async function render(page: ResultPage, rendering: TextRendering): Promise<Rende
 function withoutFields(fields: JsonObject, names: readonly string[]): JsonObject {
   if (names.length === 0) return fields;
   const kept: JsonObject = {};
-  for (const [key, value] of Object.entries(fields)) if (!names.includes(key)) kept[key] = value as JsonValue;
+  for (const [key, value] of Object.entries(fields)) if (!names.includes(key)) kept[key] = value;
   return kept;
 }

@@ -1,3 +1,4 @@
+import { fieldOf } from "../common/guards.js";
 import { declaredTokenLimit } from "./capability.js";
 import type { OperationDefinition } from "./operation.js";
 
@@ -13,7 +14,7 @@ export const SLICED_READ: unique symbol = Symbol("frugal.slicedRead");
 
 /** True for the `meta` of a read that a tool slices itself (see `SLICED_READ`). */
 export function isSlicedRead(meta: Readonly<Record<string, unknown>>): boolean {
-  return (meta as Record<symbol, unknown>)[SLICED_READ] === true;
+  return fieldOf(meta, SLICED_READ) === true;
 }
 
 /** The budget of reads and spills when nothing declares one. */

@@ -1,4 +1,3 @@
-import type { InjectionToken } from "tsyringe";
 import { isInterceptorClass } from "../builder/resolve-specs.js";
 import { scanService } from "../builder/scan-service.js";
 import type { AppContainer } from "../container/app-container.js";
@@ -19,7 +18,7 @@ export function interceptorFactory(appContainer: AppContainer): (type: Intercept
     if (typeof type !== "function") return type;
     let instance = built.get(type);
     if (!instance) {
-      instance = appContainer.resolve(type as unknown as InjectionToken<Interceptor>);
+      instance = appContainer.resolve(type);
       built.set(type, instance);
     }
     return instance;

@@ -32,7 +32,7 @@ import { reportUndelivered } from "../events/undelivered.js";
 import { AppMetrics } from "../metrics/app-metrics.js";
 import { CursorCodec, type CursorCodecOptions } from "../pagination/cursor-codec.js";
 import { createKeyring } from "../pagination/cursor-keys.js";
-import type { Capability } from "../pipeline/capability.js";
+import { heldCapability } from "../pipeline/capability.js";
 import type { AppRuntime } from "../protocol/app-runtime.js";
 import { callerOfContext } from "../protocol/calls/caller.js";
 import { declaredResourceReader, findDeclaredResource } from "../protocol/operations/declared-resources.js";
@@ -168,7 +168,7 @@ export const McpFactory = {
       defaults:
         appBudget === undefined
           ? undefined
-          : new Map([[Budget.capability as Capability, { tokens: appBudget, options: {} }]]),
+          : new Map([[heldCapability(Budget.capability), { tokens: appBudget, options: {} }]]),
       appText,
       // Capabilities emit through the app's bus, which reports what it fails to deliver.
       services: {

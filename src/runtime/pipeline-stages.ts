@@ -10,7 +10,7 @@ import type { CursorCodec } from "../pagination/cursor-codec.js";
 import { decodeCursorStage } from "../pagination/decode-cursor.stage.js";
 import { paginateStage } from "../pagination/paginate.stage.js";
 import { TailPolls } from "../pagination/tail-polls.js";
-import type { Capability } from "../pipeline/capability.js";
+import { type Capability, heldCapability } from "../pipeline/capability.js";
 import type { Interceptor, InterceptorRef } from "../pipeline/interceptor.js";
 import type { StageFactory } from "../pipeline/stage-factory.js";
 import { interceptorsStage } from "../pipeline/stages/interceptors.stage.js";
@@ -58,7 +58,7 @@ export function pipelineStages(deps: StageDeps): StageFactory[] {
  * stages take what they need from the app (`CACHE_STAGE`, `SPILL_STAGE`, `BUDGET_STAGE`).
  */
 export const BUILT_IN_CAPABILITIES: readonly Capability[] = Object.freeze([
-  Budget.capability as Capability,
-  Cached.capability as Capability,
-  Ephemeral.capability as Capability,
+  heldCapability(Budget.capability),
+  heldCapability(Cached.capability),
+  heldCapability(Ephemeral.capability),
 ]);

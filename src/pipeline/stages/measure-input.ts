@@ -1,3 +1,4 @@
+import { isObject } from "../../common/guards.js";
 /** Limits on what a client may send, checked before validation. */
 export interface InputLimits {
   /** Largest total size of the arguments, in UTF-8 bytes (default 1 MiB). */
@@ -25,12 +26,8 @@ export function exceededInputLimit(args: unknown, limits: InputLimits): string |
   const stack: Array<{ value: unknown; depth: number; field: string | undefined }> = [
     { value: args, depth: 0, field: undefined },
   ];
-  while (stack.length > 0) {
-    const { value, depth, field } = stack.pop() as {
-      value: unknown;
-      depth: number;
-      field: string | undefined;
-    };
+  for (let top = stack.pop(); top !== undefined; top = stack.pop()) {
+    const { value, depth, field } = top;
     elements++;
     if (elements > limits.maxElements) {
       return `arguments hold more than ${limits.maxElements} values${at(field)}; send fewer items per call`;
@@ -69,13 +66,13 @@ export function exceededInputLimit(args: unknown, limits: InputLimits): string |
  * forbidden key) answers false, and the walk measures it and says what was wrong.
  */
 function flatAndWithin(args: unknown, limits: InputLimits): boolean {
-  if (args === null || typeof args !== "object" || Array.isArray(args) || limits.maxDepth < 1) return false;
+  if (!isObject(args) || Array.isArray(args) || limits.maxDepth < 1) return false;
   let bytes = 0;
   let elements = 1;
   for (const key in args) {
     if (!Object.hasOwn(args, key)) continue;
     if (key === FORBIDDEN_KEY) return false;
-    const value = (args as Record<string, unknown>)[key];
+    const value = args[key];
     if (value !== null && typeof value === "object") return false;
     elements++;
     bytes += key.length + (typeof value === "string" ? value.length * 3 : 8);
@@ -95,8 +92,7 @@ function at(field: string | undefined): string {
  */
 export function nestedDeeperThan(value: unknown, maxDepth: number): boolean {
   const stack: Array<{ value: unknown; depth: number }> = [{ value, depth: 0 }];
-  while (stack.length > 0) {
-    const next = stack.pop() as { value: unknown; depth: number };
+  for (let next = stack.pop(); next !== undefined; next = stack.pop()) {
     if (next.value === null || typeof next.value !== "object") continue;
     if (next.depth >= maxDepth) return true;
     for (const item of Object.values(next.value)) stack.push({ value: item, depth: next.depth + 1 });
