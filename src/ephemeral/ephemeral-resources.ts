@@ -1,3 +1,5 @@
+// Over 300 lines on purpose: one class, the resource manager behind `ctx.resources` and the resource tools
+// (create, read, slices, update, delete, listing, quotas, expiry), whose methods share its ownership and quota rules.
 import type { Clock } from "../clock/clock.js";
 import type { Logger } from "../logging/logger.js";
 import { isAnonymousOwner, UNLISTED_OWNER } from "../pipeline/owners.js";

@@ -1,3 +1,5 @@
+// Over 300 lines: one byte source over HTTP ranges, whose closure holds the state its reads share (the
+// cached body, its validators, the fallback to one whole read); the helpers below it are short.
 import { createHash } from "node:crypto";
 import { itemAt } from "../common/guards.js";
 import type { ByteSource } from "./byte-chunks.js";

@@ -1,3 +1,5 @@
+// Over 300 lines: the paginate stage and the helpers only it uses (a page's cursor state, a stream chunk's
+// description and text); each helper is short, and splitting them out would only export them for one caller.
 import type { Clock } from "../clock/clock.js";
 import { fieldOf, itemAt } from "../common/guards.js";
 import type { AggregateBounds, PageLink } from "../metadata/definitions.js";

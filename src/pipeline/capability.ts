@@ -1,3 +1,5 @@
+// Over 300 lines: the capability API, one interface whose members are each documented with an example;
+// the code itself is a few short functions at the end.
 import type { z } from "zod";
 import type { Logger } from "../logging/logger.js";
 import type { OperationCaller, TextFormat } from "../metadata/definitions.js";
