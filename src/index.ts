@@ -8,7 +8,7 @@ export type { McpApp2026 } from "./app/app-2026.js";
 export type { AggregateSettings, McpAppOptions } from "./app/app-options.js";
 export { type AppStats, McpApp } from "./app/mcp-app.js";
 export { Budget } from "./budget/budget.capability.js";
-export type { BudgetOptions } from "./budget/budget-spec.js";
+export type { BudgetOptions, BudgetSpec } from "./budget/budget-spec.js";
 export type { BudgetExceeded } from "./budget/over-budget.js";
 export type { CachedOptions, CacheSpec, InvalidationRule } from "./cache/cache-spec.js";
 export { Cached } from "./cache/cached.capability.js";
@@ -41,7 +41,7 @@ export { UseInterceptors } from "./decorators/use-interceptors.decorator.js";
 export { Ephemeral } from "./ephemeral/ephemeral.capability.js";
 export type { EphemeralSettings } from "./ephemeral/ephemeral-settings.js";
 export { ResourceLimitError, ResourceNotFoundError } from "./ephemeral/resource-errors.js";
-export type { EphemeralOptions } from "./ephemeral/spill-spec.js";
+export type { EphemeralOptions, SpillSpec } from "./ephemeral/spill-spec.js";
 export type { SpilledResult } from "./ephemeral/spill-summary.js";
 export { FrugalConfigError } from "./errors/config-error.js";
 export {
