@@ -64,32 +64,69 @@ export function serverTimeouts(options: ConnectionLimitOptions): {
  * `server.maxConnections` would drop it without a word.
  */
 export function capConnections(server: Server, options: ConnectionLimitOptions, logger: Logger): void {
-  const max = maxConnectionsOf(options);
-  const open = new Set<Socket>();
-  let warned = false;
+  const cap = new ConnectionCap(maxConnectionsOf(options), logger);
   // node:http serves a connection from its own "connection" listener: call it only for the
   // connections kept, so a refused one's request is never parsed, let alone handled.
   const serveHttp = server.listeners("connection") as Array<(socket: Socket) => void>;
   server.removeAllListeners("connection");
   server.on("connection", (socket: Socket) => {
-    if (open.size >= max) {
-      if (!warned) {
-        warned = true;
-        logger.warn(`HTTP: ${max} connections are open (maxConnections); refusing new ones with 503`);
-      }
+    if (!cap.admit(socket)) {
       socket.on("error", () => {});
       socket.setTimeout(2_000, () => socket.destroy());
       socket.resume(); // what the client sends is read and dropped, so it sees the answer
-      socket.end(tooManyConnections(max));
+      socket.end(tooManyConnections(cap.max));
       return;
     }
-    open.add(socket);
-    socket.once("close", () => {
-      open.delete(socket);
-      if (open.size < max) warned = false;
-    });
     for (const listener of serveHttp) listener.call(server, socket);
   });
+}
+
+/**
+ * The open connections counted against `maxConnections`: `admit` counts a socket in until it
+ * closes, or refuses it (once refused, always) and warns once per time the cap is reached.
+ * `listen`'s server and a mounted handler (`mounted-limits.ts`) both count with it.
+ *
+ * @example
+ * ```ts
+ * const cap = new ConnectionCap(512, logger);
+ * server.on("connection", (socket) => cap.admit(socket) || socket.end(tooManyConnections(cap.max)));
+ * ```
+ */
+export class ConnectionCap {
+  private readonly open = new Set<Socket>();
+  private readonly refused = new WeakSet<Socket>();
+  private warned = false;
+
+  constructor(
+    readonly max: number,
+    private readonly logger: Logger,
+  ) {}
+
+  /** Whether `socket` is within the cap (counted until it closes); false when it is, or was, refused. */
+  admit(socket: Socket): boolean {
+    if (this.open.has(socket)) return true;
+    if (this.refused.has(socket) || this.open.size >= this.max) {
+      this.refused.add(socket);
+      if (!this.warned) {
+        this.warned = true;
+        this.logger.warn(
+          `HTTP: ${this.max} connections are open (maxConnections); refusing new ones with 503`,
+        );
+      }
+      return false;
+    }
+    this.open.add(socket);
+    socket.once("close", () => {
+      this.open.delete(socket);
+      if (this.open.size < this.max) this.warned = false;
+    });
+    return true;
+  }
+
+  /** Whether `socket` was refused. */
+  wasRefused(socket: Socket): boolean {
+    return this.refused.has(socket);
+  }
 }
 
 /** The `maxConnections` option, checked, or its default. */

@@ -2,6 +2,7 @@ import type { Server } from "node:http";
 import type { Socket } from "node:net";
 import type { Logger } from "../logging/logger.js";
 import {
+  ConnectionCap,
   type ConnectionLimitOptions,
   maxConnectionsOf,
   serverTimeouts,
@@ -43,34 +44,13 @@ export function limitMounted(
   logger: Logger,
 ): MountedHttpHandler {
   const { headersTimeout, requestTimeout } = serverTimeouts(options);
-  const max = maxConnectionsOf(options);
-  const open = new Set<Socket>();
-  const refused = new WeakSet<Socket>();
+  const cap = new ConnectionCap(maxConnectionsOf(options), logger);
+  const max = cap.max;
   const headerTimers = new WeakMap<Socket, NodeJS.Timeout>();
   const watched = new WeakSet<Server>();
-  let warned = false;
-
-  /** Counts a connection in, unless the cap is reached (then it is refused, once). */
-  const admit = (socket: Socket): boolean => {
-    if (open.has(socket)) return true;
-    if (refused.has(socket) || open.size >= max) {
-      refused.add(socket);
-      if (!warned) {
-        warned = true;
-        logger.warn(`HTTP: ${max} connections are open (maxConnections); refusing new ones with 503`);
-      }
-      return false;
-    }
-    open.add(socket);
-    socket.once("close", () => {
-      open.delete(socket);
-      if (open.size < max) warned = false;
-    });
-    return true;
-  };
 
   const onConnection = (socket: Socket) => {
-    if (!admit(socket)) {
+    if (!cap.admit(socket)) {
       // Before node:http reads a byte of it: the client hears why, then the connection ends.
       socket.on("error", () => {});
       socket.end(tooManyConnections(max));
@@ -95,8 +75,8 @@ export function limitMounted(
     headerTimers.delete(socket);
     const server = (socket as Socket & { server?: unknown }).server;
     if (isNodeServer(server)) attach(server);
-    if (refused.has(socket)) return; // answered when it connected
-    if (!admit(socket)) {
+    if (cap.wasRefused(socket)) return; // answered when it connected
+    if (!cap.admit(socket)) {
       res.setHeader("connection", "close");
       res.setHeader("retry-after", "1");
       return sendJsonRpcError(
