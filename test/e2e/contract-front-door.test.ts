@@ -6,8 +6,9 @@
  * `app.httpHandler` mounted in a plain node:http server; the principal reaches `ctx.auth` and
  * `ctx.owner` on both eras.
  */
+
 import { createServer, request, type Server } from "node:http";
-import { type AddressInfo, connect, type Socket } from "node:net";
+import type { AddressInfo, Socket } from "node:net";
 import { Client as ClientV2, StreamableHTTPClientTransport as HttpV2 } from "@modelcontextprotocol/client";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -21,6 +22,7 @@ import {
   type ToolContext,
 } from "frugal-mcp";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { openSocket as openSocketAt } from "../support/front-door.js";
 
 const PRINCIPALS: Record<string, string> = { "Bearer t-alice": "alice", "Bearer t-bob": "bob" };
 /** Carol's principal comes as AuthInfo (scopes, extra), the others by name. */
@@ -142,17 +144,7 @@ function post(url: string, headers: Record<string, string>, body: string): Promi
   });
 }
 
-async function openSocket(url: string): Promise<Socket> {
-  const { port, hostname } = new URL(url);
-  const socket = connect(Number(port), hostname);
-  sockets.push(socket);
-  socket.on("error", () => {});
-  await new Promise<void>((resolve, reject) => {
-    socket.once("connect", resolve);
-    socket.once("error", reject);
-  });
-  return socket;
-}
+const openSocket = (url: string) => openSocketAt(url, sockets);
 
 /** What the server writes on `socket` until it closes it, or `boundMs` passed. */
 function hear(socket: Socket, boundMs: number): Promise<string> {
