@@ -5,6 +5,7 @@
  * and returns the first result; another caller's attempt never uses it up; with instances that
  * share state (a RedisCache, or a RedisSessionStore) this holds across instances.
  */
+
 import { randomUUID } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -24,6 +25,7 @@ import {
 } from "frugal-mcp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
+import { messagesOf } from "../support/raw-2026.js";
 
 const REDIS_URL = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
 const SECRET = "a long enough secret shared by both instances of the probe";
@@ -124,14 +126,7 @@ async function call(url: string, params: Record<string, unknown>, token?: string
       },
     }),
   });
-  const text = await response.text();
-  const frames = text.trimStart().startsWith("{")
-    ? [text]
-    : text.split("\n").flatMap((line) => (line.startsWith("data: ") ? [line.slice(6)] : []));
-  const message = frames
-    .filter((frame) => frame.trim() !== "")
-    .map((frame) => JSON.parse(frame))
-    .find((m) => "result" in m || "error" in m);
+  const message = messagesOf(await response.text()).find((m) => "result" in m || "error" in m);
   return { status: response.status, ...message };
 }
 

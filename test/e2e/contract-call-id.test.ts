@@ -4,6 +4,7 @@
  * same across the input-required rounds of one 2026-07-28 request (it rides in the request
  * state, so a round answered on another instance keeps it).
  */
+
 import { Client as ClientV2, StreamableHTTPClientTransport as HttpV2 } from "@modelcontextprotocol/client";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -17,6 +18,7 @@ import {
   type ToolContext,
 } from "frugal-mcp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { messagesOf } from "../support/raw-2026.js";
 
 /** The callId of every run of `ask` (an answered round runs the handler again from the start). */
 const runs: string[] = [];
@@ -166,13 +168,7 @@ describe("ctx.callId across the input-required rounds of one 2026-07-28 request"
           },
         }),
       });
-      const text = await response.text();
-      const frames = text.trimStart().startsWith("{")
-        ? [text]
-        : text.split("\n").flatMap((line) => (line.startsWith("data: ") ? [line.slice(6)] : []));
-      return frames
-        .map((frame) => JSON.parse(frame))
-        .find((message) => "result" in message || "error" in message);
+      return messagesOf(await response.text()).find((message) => "result" in message || "error" in message);
     };
     runs.length = 0;
     const first = await post(a, {});

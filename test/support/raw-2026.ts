@@ -44,15 +44,26 @@ export async function post2026(
       params: { _meta: envelope2026(capabilities), ...params },
     }),
   });
-  const text = await response.text();
-  const frames = text.startsWith("{")
-    ? [text]
-    : text.split("\n").flatMap((line) => (line.startsWith("data: ") ? [line.slice(6)] : []));
-  const messages = frames.filter((frame) => frame.trim() !== "").map((frame) => JSON.parse(frame));
+  const messages = messagesOf(await response.text());
   return {
     status: response.status,
     session: response.headers.get("mcp-session-id"),
     body: messages.find((message) => "result" in message || "error" in message),
     logs: messages.filter((message) => message.method === "notifications/message").map((m) => m.params),
   };
+}
+
+/**
+ * The JSON-RPC messages of a response body, whether plain JSON or an SSE stream of `data:` frames.
+ *
+ * @example
+ * ```ts
+ * const answer = messagesOf(await response.text()).find((m) => "result" in m || "error" in m);
+ * ```
+ */
+export function messagesOf(text: string): any[] {
+  const frames = text.trimStart().startsWith("{")
+    ? [text]
+    : text.split("\n").flatMap((line) => (line.startsWith("data: ") ? [line.slice(6)] : []));
+  return frames.filter((frame) => frame.trim() !== "").map((frame) => JSON.parse(frame));
 }
