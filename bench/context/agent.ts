@@ -36,18 +36,26 @@ export interface CallRecord {
  * stand-in of the same form, the n-th id of a session by the n-th stand-in.
  */
 const EPHEMERAL_ID = /(ephemeral:\/\/[^/\s"\\]+\/)([A-Za-z0-9_-]{22})(?![A-Za-z0-9_-])/g;
-const STAND_INS = standIns(64);
+const STAND_INS = standIns(64, 22, 0x2545f491);
 
-function standIns(count: number): string[] {
+/**
+ * A cursor bound to a stored result (query_resource's, search_resource's) signs that
+ * result's random URI, so its characters, and their token count, change from run to run
+ * as the id does. Such a cursor is counted as a fixed stand-in of its own length, the
+ * n-th of a session by the n-th, from a random-looking sequence of the cursor alphabet.
+ */
+const CURSOR_STAND_INS = standIns(64, 256, 0x1b873593);
+
+function standIns(count: number, length: number, seed: number): string[] {
   const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
-  let state = 0x2545f491;
+  let state = seed;
   const next = () => {
     state ^= state << 13;
     state ^= state >>> 17;
     state ^= state << 5;
     return (state >>> 0) % 64;
   };
-  return Array.from({ length: count }, () => Array.from({ length: 22 }, () => alphabet[next()]).join(""));
+  return Array.from({ length: count }, () => Array.from({ length }, () => alphabet[next()]).join(""));
 }
 
 /**
@@ -84,6 +92,7 @@ export function readableText(result: CallToolResult): string {
 export class Agent {
   readonly records: CallRecord[] = [];
   private readonly ids = new Map<string, string>();
+  private readonly cursorStandIns = new Map<string, string>();
 
   /** Called after each call with what the model read (for `--trace`). */
   onCall?: (tool: string, args: string, read: number, text: string) => void;
@@ -110,7 +119,7 @@ export class Agent {
 
   /** Notes a cursor the agent will send back (counted once more in `written` when it does). */
   async noteCursor(cursor: string): Promise<void> {
-    this.cursors.push({ chars: cursor.length, tokens: await this.meter.count(cursor) });
+    this.cursors.push({ chars: cursor.length, tokens: await this.meter.count(this.normalize(cursor)) });
   }
 
   get calls(): number {
@@ -130,6 +139,7 @@ export class Agent {
     const result = (await this.client.callTool({ name: tool, arguments: args }, undefined, {
       timeout: 600_000,
     })) as CallToolResult;
+    this.noteBoundCursor(args, result);
     const text = this.normalize(readableText(result));
     const read = await this.meter.count(text);
     const argsText = this.normalize(JSON.stringify(args));
@@ -150,7 +160,17 @@ export class Agent {
     return properties?.[name] as Record<string, unknown> | undefined;
   }
 
+  /** Registers a stand-in for the cursor of a result read from a stored result (see CURSOR_STAND_INS). */
+  private noteBoundCursor(args: Record<string, unknown>, result: CallToolResult): void {
+    const cursor = (result.structuredContent as { nextCursor?: unknown } | undefined)?.nextCursor;
+    if (typeof cursor !== "string" || this.cursorStandIns.has(cursor)) return;
+    if (!JSON.stringify(args).match(EPHEMERAL_ID)) return;
+    const standIn = CURSOR_STAND_INS[this.cursorStandIns.size % CURSOR_STAND_INS.length] as string;
+    this.cursorStandIns.set(cursor, standIn.slice(0, cursor.length).padEnd(cursor.length, "A"));
+  }
+
   private normalize(text: string): string {
+    for (const [cursor, standIn] of this.cursorStandIns) text = text.replaceAll(cursor, standIn);
     return text.replace(EPHEMERAL_ID, (_all, prefix: string, id: string) => {
       let standIn = this.ids.get(id);
       if (standIn === undefined) {

@@ -5,8 +5,8 @@
  * than 2 % more tokens (nor read and write more than 2 % more in all) than
  * bench/results/context-small.json says, and an answer that was correct must stay correct.
  * Token counts are deterministic (fixed data, a manual clock, a fixed cursor secret, and
- * the random ids of stored results replaced by fixed stand-ins before counting), so any
- * change is a real one.
+ * the random ids of stored results, and the cursors that sign them, replaced by fixed
+ * stand-ins before counting), so any change is a real one.
  *
  * When a change makes answers leaner (or a new task is added), commit the new figures:
  *
