@@ -1,4 +1,9 @@
-import type { Capability, CapabilityOperation, CapabilityServices } from "../pipeline/capability.js";
+import type {
+  Capability,
+  CapabilityOperation,
+  CapabilityServices,
+  CapabilityStage,
+} from "../pipeline/capability.js";
 import type { Stage } from "../pipeline/invocation.js";
 import { type OperationDefinition, operationName } from "../pipeline/operation.js";
 import { assembleOrder, PIPELINE_ORDER, type StageName } from "../pipeline/order.js";
@@ -11,8 +16,8 @@ export interface NamedStage {
 }
 
 /**
- * The operation's stages, outermost first, with each capability's stage placed right after
- * (inside) the built-in stage it names: after that stage when the operation has it, else
+ * The operation's stages, outermost first, with each capability's stage (each of its
+ * `stages`) placed right after (inside) the built-in stage it names: after that stage when the operation has it, else
  * where it would have been. A stage placed `at` a name takes that place itself, so those
  * placed after the name run inside it. Capabilities placed at the same spot run in the order
  * of their names, whatever the order of their decorators. A capability stage outside `shape`
@@ -38,46 +43,52 @@ export function placeCapabilityStages(
   // at one place run in that order, so stacking order never matters.
   let placedSoFar = 0;
   for (const [capability, spec] of definition.capabilities) {
-    if (!capability.stage) continue;
-    const created = capability.stage.create(spec, operation, services);
-    if (!created) continue;
-    const { after, at, place: own } = capability.stage;
-    const holds = own ?? at;
-    const place = holds ?? after;
-    if (place === undefined)
-      throw new Error(
-        `${capability.decorator}: its stage names no place; give it \`after\` (a PIPELINE_ORDER name)`,
-      );
-    if (rankOf(place) < 0) throw unknownPlace(capability, place);
-    const outsideShape = rankOf(place) < rankOf("shape");
-    const stage = outsideShape ? refusingAsToolError(definition, created, services) : created;
-    // At its own place, or just inside its anchor, after capabilities placed there before it.
-    const rank = holds === undefined ? rankOf(place) + 0.5 : rankOf(place);
-    placed.push({ rank: rank + placedSoFar++ / 1e6, stage });
+    for (const declared of stagesOf(capability)) {
+      const created = declared.create(spec, operation, services);
+      if (!created) continue;
+      const { after, at, place: own } = declared;
+      const holds = own ?? at;
+      const place = holds ?? after;
+      if (place === undefined)
+        throw new Error(
+          `${capability.decorator}: its stage names no place; give it \`after\` (a PIPELINE_ORDER name)`,
+        );
+      if (rankOf(place) < 0) throw unknownPlace(capability, declared, place);
+      const outsideShape = rankOf(place) < rankOf("shape");
+      const stage = outsideShape ? refusingAsToolError(definition, created, services) : created;
+      // At its own place, or just inside its anchor, after capabilities placed there before it.
+      const rank = holds === undefined ? rankOf(place) + 0.5 : rankOf(place);
+      placed.push({ rank: rank + placedSoFar++ / 1e6, stage });
+    }
   }
   return placed.sort((a, b) => a.rank - b.rank).map((entry) => entry.stage);
 }
 
 /**
  * The order of an operation's pipeline: the kernel's places with those the capabilities
- * declare (`Capability.stage.place`), whatever order the capabilities come in.
+ * declare (`place` of each of their stages), whatever order the capabilities come in.
  */
 export function pipelineOrder(capabilities: Iterable<Capability>): readonly StageName[] {
   const declared = [];
   for (const capability of capabilities) {
-    const stage = capability.stage;
-    if (stage?.place !== undefined)
-      declared.push({ place: stage.place, after: stage.after, before: stage.before });
+    for (const { place, after, before, innermost } of stagesOf(capability))
+      if (place !== undefined) declared.push({ place, after, before, innermost });
   }
   return assembleOrder(declared);
 }
 
-function unknownPlace(capability: Capability, place: StageName): Error {
-  const own = capability.stage?.place;
+/** Every stage a capability declares: its `stage`, then its `stages`. */
+function stagesOf<Spec>(capability: Capability<unknown, Spec>): readonly CapabilityStage<Spec>[] {
+  const { stage, stages = [] } = capability;
+  return stage ? [stage, ...stages] : stages;
+}
+
+function unknownPlace(capability: Capability, stage: CapabilityStage<unknown>, place: StageName): Error {
+  const own = stage.place;
   return new Error(
     own === undefined
       ? `${capability.decorator}: its stage is placed at "${place}", which neither the kernel nor a capability of the app declares`
-      : `${capability.decorator}: its place "${own}" goes ${capability.stage?.before === undefined ? "after" : "before"} "${capability.stage?.before ?? capability.stage?.after}", which neither the kernel nor a capability of the app declares`,
+      : `${capability.decorator}: its place "${own}" goes ${stage.before === undefined ? "after" : "before"} "${stage.before ?? stage.after}", which neither the kernel nor a capability of the app declares`,
   );
 }
 

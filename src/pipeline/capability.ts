@@ -102,6 +102,13 @@ export interface CapabilityStage<Spec> {
   readonly place?: string | undefined;
   /** With `place`: the place it goes right before, instead of `after` one. */
   readonly before?: StageName | undefined;
+  /**
+   * With `place`: inside every other place declared at the same spot (right after, or right
+   * before, the same place), whatever their names. `@Paginated` sets its "decodeCursor" so
+   * (after "interceptors"): stages others place right after "interceptors" still see the
+   * cursor before it is decoded.
+   */
+  readonly innermost?: boolean | undefined;
   /** Makes the stage of one operation at start-up, or `undefined` when it does nothing there. */
   create(
     spec: Spec,
@@ -112,11 +119,11 @@ export interface CapabilityStage<Spec> {
 
 /**
  * A capability: a behaviour that a decorator switches on for an operation, with its own
- * option checks and its own pipeline stage. Built-in or the user's, it plugs in through this
- * one interface; the kernel knows it only as such. Its decorator records the options (see
- * `defineCapability`); the builder resolves them into a spec per operation at start-up
- * (`resolve`, failing with a message that names the method), and the pipeline composer places
- * its stage after the built-in stage it names.
+ * option checks and its own pipeline stage (or stages). Built-in or the user's, it plugs in
+ * through this one interface; the kernel knows it only as such. Its decorator records the
+ * options (see `defineCapability`); the builder resolves them into a spec per operation at
+ * start-up (`resolve`, failing with a message that names the method), and the pipeline
+ * composer places each of its stages at the place it names.
  *
  * @example
  * ```ts
@@ -203,7 +210,22 @@ export interface Capability<Options = unknown, Spec = Options> {
    * pass such a result on (see `servesOversized`) instead of refusing it.
    */
   readonly servesOversized?: boolean | undefined;
+  /** Its stage: where it runs in the order and how it is made for one operation. */
   readonly stage?: CapabilityStage<Spec> | undefined;
+  /**
+   * Its stages when it has several (besides `stage`, if set), each placed on its own: a
+   * capability that acts on the way in and on the way out at two places of the order.
+   * Stages of one capability at one place run in the order listed.
+   *
+   * @example
+   * ```ts
+   * stages: [
+   *   { place: "decodeCursor", after: "interceptors", innermost: true, create: … }, // reads the cursor
+   *   { place: "paginate", after: "shape", innermost: true, create: … },            // pages the handler's rows
+   * ],
+   * ```
+   */
+  readonly stages?: readonly CapabilityStage<Spec>[] | undefined;
   /**
    * True when its stage may answer several calls with one object (a kept result): the
    * interceptors then get a copy, so one that changes its result in place cannot change

@@ -79,6 +79,60 @@ const Silent = defineCapability({
   stage: { after: "validate", create: () => undefined },
 });
 
+// Two stages, each at a place of its own: one on the way in, one next to the handler.
+const Paired = defineCapability({
+  name: "paired",
+  decorator: "@Paired",
+  options: () => ({}),
+  stages: [
+    {
+      place: "pairedIn",
+      after: "interceptors",
+      innermost: true,
+      create: () => async (_call, next) => {
+        trace.push("pairedIn");
+        return next();
+      },
+    },
+    {
+      place: "pairedOut",
+      after: "shape",
+      innermost: true,
+      create: () => async (_call, next) => {
+        trace.push("pairedOut");
+        return next();
+      },
+    },
+  ],
+});
+// Placed by name after "interceptors" and "shape" ("z…" sorts after "paired…"), yet outside the innermost places.
+const ZIn = defineCapability({
+  name: "zIn",
+  decorator: "@ZIn",
+  options: () => ({}),
+  stage: {
+    place: "zIn",
+    after: "interceptors",
+    create: () => async (_call, next) => {
+      trace.push("zIn");
+      return next();
+    },
+  },
+});
+const ZOut = defineCapability({
+  name: "zOut",
+  decorator: "@ZOut",
+  options: () => ({}),
+  stage: {
+    place: "zOut",
+    after: "shape",
+    create: () => async (_call, next) => {
+      trace.push("zOut");
+      return next();
+    },
+  },
+});
+
 @McpService()
 class Search {
   // Decorators apply bottom-up: @Zeta is recorded before @Alpha, yet "alpha" runs first.
@@ -86,6 +140,7 @@ class Search {
   @Tool() @Guard() guarded() {}
   @Resource("search://{q}") @Guard() read() {}
   @Tool() @AfterCache() @Holder() @Alpha() held() {}
+  @Tool() @ZOut() @Paired() @ZIn() paired() {}
 }
 
 @McpService()
@@ -134,6 +189,36 @@ describe("placeCapabilityStages", () => {
       { name: "shape", stage: traced("shape") },
     ]);
     expect(trace).toEqual(["interceptors", "alpha(held)", "holder", "afterCache(held)", "shape", "handler"]);
+  });
+
+  it("places each of a capability's stages at its own place, innermost ones inside the others there", async () => {
+    const definition = toolOf(Search, "paired");
+    expect(pipelineOrder([Cached.capability, ...definition.capabilities.keys()])).toEqual([
+      "validate",
+      "interceptors",
+      "zIn",
+      "pairedIn",
+      "cache",
+      "shape",
+      "budget",
+      "zOut",
+      "pairedOut",
+    ]);
+    await run(definition, [
+      { name: "validate", stage: traced("validate") },
+      { name: "interceptors", stage: traced("interceptors") },
+      { name: "shape", stage: traced("shape") },
+    ]);
+    expect(trace).toEqual([
+      "validate",
+      "interceptors",
+      "zIn",
+      "pairedIn",
+      "shape",
+      "zOut",
+      "pairedOut",
+      "handler",
+    ]);
   });
 
   it("refuses a stage that names no place", () => {
