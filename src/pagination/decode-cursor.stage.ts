@@ -1,18 +1,16 @@
 import type { Clock } from "../clock/clock.js";
 import { canonicalJson } from "../common/canonical-json.js";
 import { invalidParams } from "../errors/protocol-errors.js";
-import { specOf } from "../pipeline/capability.js";
-import type { Stage } from "../pipeline/invocation.js";
-import type { OperationDefinition } from "../pipeline/operation.js";
-import type { StageFactory } from "../pipeline/stage-factory.js";
+import type { CapabilityOperation, CapabilityStageFunction, OperationKind } from "../pipeline/capability.js";
+import { invocationOf, type Stage } from "../pipeline/invocation.js";
 import { toolError } from "../results/tool-error.js";
 import { adaptiveLimit, FIRST_PAGE, readProgress, type WalkProgress } from "./adaptive-pages.js";
 import { type CursorBinding, type CursorCodec, CursorError } from "./cursor-codec.js";
 import type { KeyValue } from "./cursor-values.js";
 import { AGGREGATE, type AggregateRequest, PAGE } from "./page-context.js";
 import { CONTINUATION, PAGE_REQUEST } from "./page-request.js";
-import { Paginated } from "./paginated.capability.js";
 import type { PaginationSpec } from "./pagination-spec.js";
+import type { PaginationStageDeps } from "./pagination-stage-deps.js";
 import { describeKeySpec } from "./stable-key.js";
 import { BoundError, parseBound, resolveWindow, type StreamWindow } from "./stream-window.js";
 import { type TailKey, type TailPolls, tailOf } from "./tail-polls.js";
@@ -26,28 +24,31 @@ import { type TailKey, type TailPolls, tailOf } from "./tail-polls.js";
  * start again without a cursor.
  *
  * A time window's first page whose `since` is where this caller's last answer of the same
- * tail ended (`tails`, filled by the `paginate` stage) is a tail poll: it goes on with that
- * walk (it reports `CONTINUATION`; an adaptive walk keeps its growth).
+ * tail ended (`deps.tails`, filled by the `paginate` stage) is a tail poll: it goes on with
+ * that walk (it reports `CONTINUATION`; an adaptive walk keeps its growth).
  */
-export function decodeCursorStage(cursors: CursorCodec, clock: Clock, tails: TailPolls): StageFactory {
-  return { name: "decodeCursor", create: (definition) => decoderFor(definition, cursors, clock, tails) };
+export function cursorDecoderFor(
+  spec: PaginationSpec,
+  operation: CapabilityOperation,
+  { cursors, clock, tails }: PaginationStageDeps,
+): CapabilityStageFunction {
+  const stage = decoder(spec, operation, cursors, clock, tails);
+  return (call, next) => stage(invocationOf(call), next);
 }
 
-function decoderFor(
-  definition: OperationDefinition,
+function decoder(
+  spec: PaginationSpec,
+  { kind, name: operation }: CapabilityOperation,
   cursors: CursorCodec,
   clock: Clock,
   tails: TailPolls,
-): Stage | undefined {
-  const spec = specOf(definition, Paginated.capability);
-  if (!spec) return undefined;
+): Stage {
   const keySpec = describeKeySpec({ fields: spec.stableKey, order: spec.order });
-  const operation = definition.kind === "resource" ? definition.uri : definition.name;
   return async (invocation, next) => {
     const { cursor, limit, fields, ...rest } = invocation.input as Record<string, unknown>;
     const owner = invocation.ctx.owner;
     const refused = refusedCombination(rest, cursor, operation);
-    if (refused !== undefined) return refuse(definition, refused);
+    if (refused !== undefined) return refuse(kind, refused);
     // A cursor goes on with the page it came from: `tail` only shapes a first page.
     const newest = typeof rest.tail === "number" && typeof cursor !== "string" ? rest.tail : undefined;
     const binding: CursorBinding = {
@@ -78,11 +79,11 @@ function decoderFor(
     } catch (error) {
       if (error instanceof CursorError)
         return refuse(
-          definition,
+          kind,
           `Invalid cursor: ${error.message}. Call ${operation} again without \`cursor\` to start from the first page.`,
         );
       if (error instanceof BoundError)
-        return refuse(definition, `Invalid arguments for ${operation}: ${error.message}.`);
+        return refuse(kind, `Invalid arguments for ${operation}: ${error.message}.`);
       throw error;
     }
     // A limit the client passes is that page's size; only a page left to the server grows.
@@ -180,7 +181,7 @@ function asBound(value: KeyValue | undefined): number | Date | null {
   return typeof value === "number" || value instanceof Date ? value : null;
 }
 
-function refuse(definition: OperationDefinition, message: string) {
-  if (definition.kind === "tool") return toolError(message);
+function refuse(kind: OperationKind, message: string) {
+  if (kind === "tool") return toolError(message);
   throw invalidParams(message);
 }

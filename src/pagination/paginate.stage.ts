@@ -2,29 +2,24 @@
 // description and text); each helper is short, and splitting them out would only export them for one caller.
 import type { Clock } from "../clock/clock.js";
 import { fieldOf, itemAt } from "../common/guards.js";
-import type { AggregateBounds, PageLink } from "../metadata/definitions.js";
-import { specOf } from "../pipeline/capability.js";
-import type { Invocation, Stage } from "../pipeline/invocation.js";
-import type { OperationDefinition } from "../pipeline/operation.js";
+import type { PageLink } from "../metadata/definitions.js";
+import type { CapabilityOperation, CapabilityStageFunction } from "../pipeline/capability.js";
+import { type Invocation, invocationOf, type Stage } from "../pipeline/invocation.js";
 import { isErrorResult } from "../pipeline/outcomes.js";
-import type { StageFactory } from "../pipeline/stage-factory.js";
 import { jsonReplacer } from "../results/shape-tool-result.js";
 import { toolError } from "../results/tool-error.js";
-import type { TokenCounter } from "../tokenizer/token-counter.js";
 import { progressState } from "./adaptive-pages.js";
 import { aggregateAnswer, aggregateLimits } from "./aggregate-walk.js";
 import { type CollectedRows, rowsFromArray, rowsFromIterable, rowsFromTrustedArray } from "./collect-rows.js";
-import type { CursorCodec } from "./cursor-codec.js";
 import type { KeyValue } from "./cursor-values.js";
 import { isIterable, pushedDown, withTotal } from "./handler-value.js";
 import { Page, type PageDescriber } from "./page.js";
 import { AGGREGATE, PAGE_READ } from "./page-context.js";
 import { PAGE_REQUEST, type PageRequest } from "./page-request.js";
-import { Paginated } from "./paginated.capability.js";
 import type { PaginationSpec } from "./pagination-spec.js";
+import type { PaginationStageDeps } from "./pagination-stage-deps.js";
 import { sizeOnly } from "./size-only.js";
 import type { KeySpec } from "./stable-key.js";
-import type { TailPolls } from "./tail-polls.js";
 import { readTail } from "./tail-read.js";
 
 /**
@@ -41,33 +36,22 @@ import { readTail } from "./tail-read.js";
  * handler or counted over a walk of its pages (`aggregateAnswer`). The last two call the
  * handler once per page they read.
  */
-export function paginateStage(
-  cursors: CursorCodec,
-  clock: Clock,
-  tails: TailPolls,
-  aggregate: AggregateBounds = {},
-  /** Counts an aggregate answer's text, to fit its groups to the call's budget. */
-  counter?: TokenCounter,
-): StageFactory {
-  return {
-    name: "paginate",
-    create: (definition) => paginatorFor(definition, cursors, clock, tails, aggregate, counter),
-  };
+export function paginatorFor(
+  spec: PaginationSpec,
+  operation: CapabilityOperation,
+  deps: PaginationStageDeps,
+): CapabilityStageFunction {
+  const stage = paginator(spec, operation, deps);
+  return (call, next) => stage(invocationOf(call), next);
 }
 
-function paginatorFor(
-  definition: OperationDefinition,
-  cursors: CursorCodec,
-  clock: Clock,
-  tails: TailPolls,
-  appBounds: AggregateBounds,
-  counter: TokenCounter | undefined,
-): Stage | undefined {
-  const spec = specOf(definition, Paginated.capability);
-  if (!spec) return undefined;
+function paginator(
+  spec: PaginationSpec,
+  { kind, where }: CapabilityOperation,
+  { cursors, clock, tails, aggregate: appBounds = {}, counter }: PaginationStageDeps,
+): Stage {
   const keySpec: KeySpec = { fields: spec.stableKey, order: spec.order };
   const limits = aggregateLimits(spec, appBounds);
-  const json = definition.kind === "tool" && definition.text === "json";
   /** The page of `rows`: fields selected, held to `maxBytes`, its stream range described, links or lines made. */
   const pageOf = (
     invocation: Invocation,
@@ -119,12 +103,12 @@ function paginatorFor(
     // A link is made from the item as the handler returned it (its URI may need fields a selection leaves out).
     const link = spec.link;
     const links = link
-      ? rows.items.slice(0, items.length).map((item) => checkedLink(link, item, definition.where))
+      ? rows.items.slice(0, items.length).map((item) => checkedLink(link, item, where))
       : undefined;
     // A line too, so it may show what a selection of fields leaves out of the items.
     const line = spec.line;
     const lines = line
-      ? rows.items.slice(0, items.length).map((item) => checkedLine(line, item, definition.where))
+      ? rows.items.slice(0, items.length).map((item) => checkedLine(line, item, where))
       : undefined;
     const textLeavesOut = chunk
       ? chunkTextLeavesOut(describe ?? chunk, spec, request, links === undefined)
@@ -139,7 +123,7 @@ function paginatorFor(
   };
   return async (invocation, next) => {
     const request = PAGE_REQUEST.get(invocation);
-    if (AGGREGATE.find(invocation) !== undefined && definition.kind === "tool")
+    if (AGGREGATE.find(invocation) !== undefined && kind === "tool")
       return aggregateAnswer(invocation, next, spec, keySpec, request.window, limits, counter);
     if (request.newest !== undefined && request.window) {
       const waitMs = readDeadline(spec, request, clock);
@@ -164,8 +148,9 @@ function paginatorFor(
     const returned = await next();
     // A handler that answers with an isError result (e.g. `toolError("unknown site")`) is not paged.
     if (isErrorResult(returned)) return returned;
-    const { value, total } = withTotal(returned, definition.where);
-    if (request.limit === 0 && definition.kind === "tool") {
+    const { value, total } = withTotal(returned, where);
+    if (request.limit === 0 && invocation.definition.kind === "tool") {
+      const json = invocation.definition.text === "json";
       const pageRead = PAGE_READ.find(invocation) === true;
       const offered = spec.aggregate !== false;
       return sizeOnly(
@@ -182,7 +167,7 @@ function paginatorFor(
       rows = await rowsFromIterable(value, request, keySpec, readDeadline(spec, request, clock));
     } else {
       throw new Error(
-        `${definition.where} is @Paginated, so it must return an array or an (async) iterable of items, not ${value === null ? "null" : typeof value}`,
+        `${where} is @Paginated, so it must return an array or an (async) iterable of items, not ${value === null ? "null" : typeof value}`,
       );
     }
     return pageOf(invocation, request, rows, total);

@@ -2,9 +2,12 @@ import { copyList, copyOptions } from "../decorators/copy-options.js";
 import { defineCapability } from "../decorators/define-capability.js";
 import { FrugalConfigError } from "../errors/config-error.js";
 import { checkPaginated, type PaginatedRecord } from "./check-pagination-options.js";
+import { cursorDecoderFor } from "./decode-cursor.stage.js";
+import { paginatorFor } from "./paginate.stage.js";
 import type { PaginatedOptions } from "./paginated-options.js";
 import { pagedToolOutput, withPaginationInput } from "./pagination-schemas.js";
 import type { PaginationSpec } from "./pagination-spec.js";
+import { PAGINATION_STAGES, type PaginationStageDeps } from "./pagination-stage-deps.js";
 
 /**
  * Pages a tool's or resource template's result by a stable, unique key (one field or
@@ -43,6 +46,31 @@ export const Paginated = defineCapability({
     withPaginationInput(target.where, input, spec, target.kind === "resource" ? "resource" : "tool"),
   // Under @Paginated, a tool's `output` describes one item; the result is the page envelope around them.
   envelope: (spec, item) => pagedToolOutput(item, spec),
+  // Two places of its own, each inside whatever else is declared at its spot: the cursor is
+  // decoded right outside the cache (which keys by the page it asks for), and the handler's
+  // rows are paged right next to it (so the budget and the spill see a page).
+  stages: [
+    {
+      place: "decodeCursor",
+      after: "interceptors",
+      innermost: true,
+      create: (spec, operation, services) => {
+        // The app always gives them; a registry built without the app's parts (the builder's
+        // unit tests) has no cursor codec, so its handlers run unpaged.
+        const deps = services.resolve<PaginationStageDeps | undefined>(PAGINATION_STAGES);
+        return deps && cursorDecoderFor(spec, operation, deps);
+      },
+    },
+    {
+      place: "paginate",
+      after: "shape",
+      innermost: true,
+      create: (spec, operation, services) => {
+        const deps = services.resolve<PaginationStageDeps | undefined>(PAGINATION_STAGES);
+        return deps && paginatorFor(spec, operation, deps);
+      },
+    },
+  ],
   textFormat(spec, own, target) {
     if (own && spec.text && own !== spec.text) {
       throw new FrugalConfigError(

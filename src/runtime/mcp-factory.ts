@@ -32,6 +32,8 @@ import { reportUndelivered } from "../events/undelivered.js";
 import { AppMetrics } from "../metrics/app-metrics.js";
 import { CursorCodec, type CursorCodecOptions } from "../pagination/cursor-codec.js";
 import { createKeyring } from "../pagination/cursor-keys.js";
+import { PAGINATION_STAGES, type PaginationStageDeps } from "../pagination/pagination-stage-deps.js";
+import { TailPolls } from "../pagination/tail-polls.js";
 import { heldCapability } from "../pipeline/capability.js";
 import type { AppRuntime } from "../protocol/app-runtime.js";
 import { callerOfContext } from "../protocol/calls/caller.js";
@@ -109,9 +111,13 @@ export const McpFactory = {
     const flights = new SingleFlight();
     const trust = new CacheTrust();
     const cache = appContainer.resolve(CACHE) as ResultCache;
+    // One `tails` per app, shared by the two stages: where each tail's answers ended, for the next poll.
+    const tails = new TailPolls();
+    const pagination: PaginationStageDeps = { cursors, clock, tails, aggregate: options.aggregate, counter };
     // What the app's own capabilities resolve besides the container's providers.
     const appParts = new Map<unknown, unknown>([
       [EVENT_BUS, events],
+      [PAGINATION_STAGES, pagination],
       [CACHE_STAGE, { cache, clock, flights, metrics, logger, trust } satisfies CacheStageDeps],
       [SPILL_STAGE, { resources: ephemeral, counter, tools: resourceTools } satisfies SpillStageDeps],
       [
@@ -128,15 +134,12 @@ export const McpFactory = {
     const appInterceptors = appInterceptorTypes.map(interceptorOf);
     const stages = pipelineStages({
       logger,
-      clock,
       metrics,
       inputLimits: { ...DEFAULT_INPUT_LIMITS, ...options.inputLimits },
       appInterceptors,
       interceptorOf,
       bus: events,
-      cursors,
       counter,
-      aggregate: options.aggregate,
     });
 
     // The resource tools read declared resources through the registry they are part of.

@@ -3,12 +3,13 @@ import { ManualClock } from "../../../src/clock/clock.js";
 import { ProtocolError } from "../../../src/errors/protocol-errors.js";
 import { CursorCodec } from "../../../src/pagination/cursor-codec.js";
 import { createKeyring } from "../../../src/pagination/cursor-keys.js";
-import { decodeCursorStage } from "../../../src/pagination/decode-cursor.stage.js";
+import { cursorDecoderFor } from "../../../src/pagination/decode-cursor.stage.js";
 import { PAGE } from "../../../src/pagination/page-context.js";
 import { Paginated } from "../../../src/pagination/paginated.capability.js";
 import type { PaginationSpec } from "../../../src/pagination/pagination-spec.js";
 import { TailPolls } from "../../../src/pagination/tail-polls.js";
-import { newInvocation, type Stage } from "../../../src/pipeline/invocation.js";
+import type { CapabilityOperation } from "../../../src/pipeline/capability.js";
+import { newInvocation } from "../../../src/pipeline/invocation.js";
 import type { OperationDefinition } from "../../../src/pipeline/operation.js";
 import type { ToolContext } from "../../../src/pipeline/tool-context.js";
 
@@ -50,7 +51,20 @@ async function decode(
   options: { kind?: "tool" | "resource"; owner?: string } = {},
 ) {
   const definition = definitionOf(options.kind ?? "tool");
-  const stage = decodeCursorStage(codec, clock, new TailPolls()).create(definition) as Stage;
+  const operation: CapabilityOperation = {
+    where: "Articles.list",
+    kind: definition.kind,
+    name: definition.kind === "resource" ? definition.uri : definition.name,
+    serviceClass: Object,
+    property: "list",
+  };
+  const stage = cursorDecoderFor(pagination, operation, {
+    cursors: codec,
+    clock,
+    tails: new TailPolls(),
+    aggregate: undefined,
+    counter: undefined,
+  });
   const ctx = {
     owner: options.owner ?? "session:a",
     meta: {},
@@ -82,16 +96,7 @@ const cursorAfter = (
     },
   );
 
-describe("decodeCursorStage", () => {
-  it("builds nothing for an operation that is not paginated", () => {
-    expect(
-      decodeCursorStage(codec, clock, new TailPolls()).create({
-        kind: "tool",
-        capabilities: new Map(),
-      } as unknown as OperationDefinition),
-    ).toBeUndefined();
-  });
-
+describe("cursorDecoderFor", () => {
   it("hands the first page to the handler: no cursor, the default limit and fields, its own input only", async () => {
     const { invocation, reached } = await decode({ site: "a" });
     expect(reached).toBe(true);

@@ -4,6 +4,7 @@ import { checkPaginated, type PaginatedRecord } from "../../../src/pagination/ch
 import { Paginated } from "../../../src/pagination/paginated.capability.js";
 import type { PaginatedOptions } from "../../../src/pagination/paginated-options.js";
 import type { CapabilityTarget } from "../../../src/pipeline/capability.js";
+import { recordingLogger } from "../../support/unit-build.js";
 
 const paginatedOf = (target: Function, property: string) =>
   metadataStore
@@ -54,5 +55,26 @@ describe("@Paginated", () => {
       'Feed.list: @Tool has `text: "auto"` but @Paginated has `text: "json"`',
     );
     expect(() => textFormat(spec({ line: String }), "json", target)).toThrow("@Paginated has `line`");
+  });
+
+  it("declares two stages at places of their own, which build nothing without the app's pagination parts", () => {
+    const { stages = [] } = Paginated.capability;
+    expect(stages.map(({ place, after, innermost }) => ({ place, after, innermost }))).toEqual([
+      { place: "decodeCursor", after: "interceptors", innermost: true },
+      { place: "paginate", after: "shape", innermost: true },
+    ]);
+    const spec = checkPaginated({ stableKey: ["id"], options: {} }, {
+      where: "Feed.list",
+      kind: "tool",
+    } as CapabilityTarget);
+    const operation = {
+      where: "Feed.list",
+      kind: "tool",
+      name: "list",
+      serviceClass: Object,
+      property: "list",
+    } as const;
+    const services = { resolve: () => undefined as never, logger: recordingLogger() };
+    for (const stage of stages) expect(stage.create(spec, operation, services)).toBeUndefined();
   });
 });
