@@ -88,6 +88,7 @@ export function buildResource(item: MemberToBuild): ResourceDefinition {
     uri,
     mimeType: options.mimeType,
     template,
+    addedInputs: Object.freeze(added),
     listing: template ? { uriTemplate: template.template, ...described } : { uri, ...described },
     list: list ? async () => list.call(instance) : undefined,
     complete,

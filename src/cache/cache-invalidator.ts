@@ -21,8 +21,6 @@ interface Rule {
   readonly match?: (input: unknown, payload: unknown) => boolean;
 }
 
-const PAGE_INPUTS = ["cursor", "limit", "fields", "since", "until"];
-
 /** First and longest wait between attempts to drop namespaces in doubt. */
 const RETRY_MIN_MS = 100;
 const RETRY_MAX_MS = 1_000;
@@ -273,12 +271,13 @@ export class CacheInvalidator {
   }
 }
 
-/** The input a template instance is cached under: its validated variables, without page inputs. */
+/**
+ * The input a template instance is cached under: its validated variables, without those its
+ * capabilities add (a page's `cursor` and `limit`: the stage that reads them takes them out).
+ */
 function cachedInputOf(definition: ResourceDefinition, variables: Record<string, string>): unknown {
   const parsed = definition.inputSchema?.safeParse(variables);
   const input: Record<string, unknown> = parsed?.success ? { ...parsed.data } : { ...variables };
-  // Named, not imported: a capability imports no other.
-  const paged = [...definition.capabilities.keys()].some((c) => c.decorator === "@Paginated");
-  if (paged) for (const name of PAGE_INPUTS) delete input[name];
+  for (const name of definition.addedInputs) delete input[name];
   return input;
 }

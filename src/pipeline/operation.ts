@@ -59,6 +59,12 @@ export interface ResourceDefinition extends OperationBase {
   readonly mimeType: string | undefined;
   /** Present for URI templates. */
   readonly template: UriTemplate | undefined;
+  /**
+   * The inputs its capabilities add (a page's `cursor` and `limit`), query variables of its
+   * URI that are not the resource's own: a stage that keys results by its own input leaves
+   * them out, as one that reads them takes them out of the input the handler gets.
+   */
+  readonly addedInputs: readonly string[];
   readonly listing: ResourceListing | ResourceTemplate;
   readonly list: (() => Promise<ListedResource[]>) | undefined;
   readonly complete: Readonly<Record<string, CompleteCallback>>;

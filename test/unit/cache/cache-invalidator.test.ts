@@ -6,11 +6,15 @@ import { Cached } from "../../../src/cache/cached.capability.js";
 import { LruCache } from "../../../src/cache/lru-cache.js";
 import type { EntryMatcher } from "../../../src/cache/result-cache.js";
 import { SingleFlight } from "../../../src/cache/single-flight.js";
+import { McpService } from "../../../src/decorators/mcp-service.decorator.js";
+import { Resource } from "../../../src/decorators/resource.decorator.js";
 import type { DeliveryChange, EventBus } from "../../../src/events/event-bus.js";
 import { InMemoryEventBus } from "../../../src/events/in-memory-event-bus.js";
 import { AppMetrics } from "../../../src/metrics/app-metrics.js";
+import { Paginated } from "../../../src/pagination/paginated.capability.js";
 import type { OperationDefinition } from "../../../src/pipeline/operation.js";
 import { UriTemplate } from "../../../src/uri/uri-template.js";
+import { buildServices } from "../../support/unit-build.js";
 
 /** An LruCache whose backend can be taken down: invalidations then fail, as Redis's would. */
 class FlakyCache extends LruCache {
@@ -49,6 +53,7 @@ const definitions = {
     kind: "resource",
     where: "Articles.read",
     template: new UriTemplate("articles://{id}"),
+    addedInputs: [],
     inputSchema: z.object({ id: z.coerce.number() }),
     capabilities: new Map([
       [
@@ -207,5 +212,45 @@ describe("CacheInvalidator", () => {
     invalidator.stop();
     await bus.emit("orders.changed");
     expect(await cache.get("o1")).toBeDefined();
+  });
+});
+
+describe("CacheInvalidator on a template whose capabilities add inputs", () => {
+  @McpService()
+  class Feed {
+    @Resource("feed://{site}")
+    @Paginated("n", { limit: 2 })
+    @Cached({
+      ttl: 60_000,
+      // The input as the cache keys it: the site alone, the page's `cursor` and `limit` taken out.
+      invalidateOn: [
+        { event: "feed.changed", match: (input, payload) => equalJson(input, { site: payload.site }) },
+      ],
+    })
+    read(_input: { site: string }) {
+      return [];
+    }
+  }
+  const equalJson = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
+  it("matches a subscribed page's URI by the resource's own input, without the added ones", async () => {
+    const registry = buildServices([Feed]);
+    expect(registry.templates[0]?.definition.addedInputs).toEqual(["cursor", "limit"]);
+    const invalidator = new CacheInvalidator(registry, new LruCache(), new SingleFlight(), new AppMetrics(), {
+      debug() {},
+      info() {},
+      warn() {},
+      error() {},
+    });
+    const notified: string[] = [];
+    invalidator.attach({
+      subscribedUris: () => ["feed://a?cursor=abc&limit=2", "feed://a", "feed://b?limit=5"],
+      notifyResourceUpdated: async (uri) => void notified.push(uri),
+    });
+    const bus = new InMemoryEventBus();
+    invalidator.start(bus);
+    await bus.emit("feed.changed", { site: "a" });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(notified.sort()).toEqual(["feed://a", "feed://a?cursor=abc&limit=2"]);
   });
 });
