@@ -1,6 +1,7 @@
 import { copyOptions } from "../decorators/copy-options.js";
 import { defineCapability } from "../decorators/define-capability.js";
-import { BUDGET_STAGE, type BudgetStageDeps, budgetStageFor } from "./budget.stage.js";
+import { stageFromApp } from "../pipeline/stage-from-app.js";
+import { BUDGET_STAGE, budgetStageFor } from "./budget.stage.js";
 import type { BudgetOptions, BudgetSpec, RecordedBudget } from "./budget-spec.js";
 import { checkBudgetOptions, noBudget } from "./check-budget-options.js";
 
@@ -52,11 +53,6 @@ export const Budget = defineCapability({
   stage: {
     place: "budget",
     after: "shape",
-    create(spec, operation, services) {
-      // The app always gives it; a registry built without the app's parts (the builder's
-      // unit tests) has no counter, so its operations run unbudgeted.
-      const deps = services.resolve<BudgetStageDeps | undefined>(BUDGET_STAGE);
-      return deps && budgetStageFor(spec, operation, deps);
-    },
+    create: stageFromApp(BUDGET_STAGE, budgetStageFor),
   },
 });

@@ -1,6 +1,7 @@
 import { copyList, copyOptions } from "../decorators/copy-options.js";
 import { defineCapability } from "../decorators/define-capability.js";
-import { CACHE_STAGE, type CacheStageDeps, cacheStageFor } from "./cache.stage.js";
+import { stageFromApp } from "../pipeline/stage-from-app.js";
+import { CACHE_STAGE, cacheStageFor } from "./cache.stage.js";
 import type { CachedOptions, CacheSpec } from "./cache-spec.js";
 import { checkCacheOptions } from "./check-cache-options.js";
 
@@ -36,11 +37,6 @@ export const Cached = defineCapability({
     // `after: "cache"` run inside it, on misses only.
     place: "cache",
     before: "shape",
-    create(spec, operation, services) {
-      // The app always gives it; a registry built without the app's parts (the builder's
-      // unit tests) has no cache to serve from, so its operations run uncached.
-      const deps = services.resolve<CacheStageDeps | undefined>(CACHE_STAGE);
-      return deps && cacheStageFor(spec, operation.where, deps);
-    },
+    create: stageFromApp(CACHE_STAGE, (spec, operation, deps) => cacheStageFor(spec, operation.where, deps)),
   },
 });

@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { defineCapability } from "../decorators/define-capability.js";
+import { stageFromApp } from "../pipeline/stage-from-app.js";
 import { checkEphemeralOptions } from "./check-ephemeral-options.js";
-import { SPILL_STAGE, type SpillStageDeps, spillStageFor } from "./spill.stage.js";
+import { SPILL_STAGE, spillStageFor } from "./spill.stage.js";
 import type { EphemeralOptions, SpillSpec } from "./spill-spec.js";
 
 /** What a spilled call puts in `structuredContent`: a tool's declared output must allow it. */
@@ -37,11 +38,6 @@ export const Ephemeral = defineCapability({
   stage: {
     place: "spill",
     before: "budget",
-    create(spec, operation, services) {
-      // The app always gives it; a registry built without the app's parts (the builder's
-      // unit tests) has nowhere to store, so its results are answered as they are.
-      const deps = services.resolve<SpillStageDeps | undefined>(SPILL_STAGE);
-      return deps && spillStageFor(spec, operation, deps);
-    },
+    create: stageFromApp(SPILL_STAGE, spillStageFor),
   },
 });

@@ -1,13 +1,14 @@
 import { copyList, copyOptions } from "../decorators/copy-options.js";
 import { defineCapability } from "../decorators/define-capability.js";
 import { FrugalConfigError } from "../errors/config-error.js";
+import { stageFromApp } from "../pipeline/stage-from-app.js";
 import { checkPaginated, type PaginatedRecord } from "./check-pagination-options.js";
 import { cursorDecoderFor } from "./decode-cursor.stage.js";
 import { paginatorFor } from "./paginate.stage.js";
 import type { PaginatedOptions } from "./paginated-options.js";
 import { pagedToolOutput, withPaginationInput } from "./pagination-schemas.js";
 import type { PaginationSpec } from "./pagination-spec.js";
-import { PAGINATION_STAGES, type PaginationStageDeps } from "./pagination-stage-deps.js";
+import { PAGINATION_STAGES } from "./pagination-stage-deps.js";
 
 /**
  * Pages a tool's or resource template's result by a stable, unique key (one field or
@@ -54,21 +55,13 @@ export const Paginated = defineCapability({
       place: "decodeCursor",
       after: "interceptors",
       innermost: true,
-      create: (spec, operation, services) => {
-        // The app always gives them; a registry built without the app's parts (the builder's
-        // unit tests) has no cursor codec, so its handlers run unpaged.
-        const deps = services.resolve<PaginationStageDeps | undefined>(PAGINATION_STAGES);
-        return deps && cursorDecoderFor(spec, operation, deps);
-      },
+      create: stageFromApp(PAGINATION_STAGES, cursorDecoderFor),
     },
     {
       place: "paginate",
       after: "shape",
       innermost: true,
-      create: (spec, operation, services) => {
-        const deps = services.resolve<PaginationStageDeps | undefined>(PAGINATION_STAGES);
-        return deps && paginatorFor(spec, operation, deps);
-      },
+      create: stageFromApp(PAGINATION_STAGES, paginatorFor),
     },
   ],
   textFormat(spec, own, target) {
