@@ -31,11 +31,11 @@ export interface ResolvedService {
 
 /** What the builder needs besides the services. */
 export interface BuildOptions {
-  /** Every stage factory of the app, in any order: they are sorted into `PIPELINE_ORDER`. */
+  /** The kernel's stage factories, in any order: they are sorted into `PIPELINE_ORDER`. */
   readonly stages: readonly StageFactory[];
   /**
-   * The capabilities the app registers (the built-in ones): each holds its place in the order
-   * (`Capability.stage.place`) and may act on operations that do not carry its decorator
+   * The capabilities the app registers (the built-in ones): each holds its places in the order
+   * (the `place` of its stages) and may act on operations that do not carry its decorator
    * (`Capability.absent`).
    */
   readonly capabilities?: readonly Capability[] | undefined;

@@ -38,8 +38,9 @@ export type ServiceCapabilityDecorator<Args extends unknown[], Options, Spec> = 
  * Defines a behaviour decorator with its own pipeline stage, in one file of your app: the
  * decorator records its options (nothing else, like every frugal-mcp decorator), start-up
  * checks them (`resolve`, naming the method on failure), and its stage runs at the place it
- * names in the pipeline, with the app's container at hand for its dependencies. It stacks
- * with the built-in decorators in any order.
+ * names in the pipeline (a capability acting at several places lists them in `stages`), with
+ * the app's container at hand for its dependencies. It stacks with the built-in decorators in
+ * any order.
  *
  * @example
  * ```ts

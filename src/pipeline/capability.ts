@@ -74,11 +74,14 @@ export interface CapabilityServices {
   readonly logger: Logger;
 }
 
-/** Where a capability's stage runs, and how it is made for one operation. */
+/**
+ * Where a capability's stage runs, and how it is made for one operation (`Capability.stage`,
+ * or each of `Capability.stages`).
+ */
 export interface CapabilityStage<Spec> {
   /**
    * The place of the order it runs right after (inside it): a kernel stage's (`PIPELINE_ORDER`)
-   * or one a capability declares (`"cache"`, `"budget"`). After `"interceptors"`, a
+   * or one a capability declares (`"cache"`, `"budget"`, `"decodeCursor"`). After `"interceptors"`, a
    * stage guards kept results and `next()` resolves to the shaped protocol result; after
    * `"shape"`, it sees the handler's value on its way to shaping.
    */
