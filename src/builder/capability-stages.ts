@@ -17,8 +17,8 @@ export interface NamedStage {
 
 /**
  * The operation's stages, outermost first, with each capability's stage (each of its
- * `stages`) placed right after (inside) the built-in stage it names: after that stage when the operation has it, else
- * where it would have been. A stage placed `at` a name takes that place itself, so those
+ * `stages`) placed right after (inside) the built-in stage it names: after that stage when
+ * the operation has it, else where it would have been. A stage placed `at` a name takes that place itself, so those
  * placed after the name run inside it. Capabilities placed at the same spot run in the order
  * of their names, whatever the order of their decorators. A capability stage outside `shape`
  * answers a tool's thrown error as an `isError` result, as an interceptor's refusal is.
