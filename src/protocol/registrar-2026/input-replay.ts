@@ -9,7 +9,7 @@ import type { AppRuntime } from "../app-runtime.js";
 import { principalOwner } from "../calls/owner.js";
 
 /** One 2026-07-28 request's replay of `ctx.elicit` / `ctx.sample` / `ctx.listRoots`. */
-interface Replay {
+export interface Replay {
   /**
    * What a question sends: the answer given on an earlier round (or in this request's
    * `inputResponses`, under `key`), or a stop. `key` defaults to `frugal.<n>`.
