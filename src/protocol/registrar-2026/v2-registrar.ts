@@ -65,13 +65,7 @@ export function createV2ServerFactory(
   };
 
   return ({ era }) => {
-    const server = new sdk.server.Server(
-      { name: options.name, version: options.version },
-      {
-        capabilities,
-        ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
-      },
-    );
+    const server = newServer(sdk, options, capabilities);
     const unit = openUnit(server, host, era);
     /** A `tools/call` result goes through the SDK's codec for the served era; others as they are. */
     const answer = (method: string, request: CapturedRequest, result: unknown) =>
@@ -98,6 +92,17 @@ export function createV2ServerFactory(
     }
     return server;
   };
+}
+
+/** A low-level v2 server that introduces itself as the app and declares `capabilities`. */
+function newServer(sdk: V2Sdk, options: ServerIdentity, capabilities: Record<string, object>): Server {
+  return new sdk.server.Server(
+    { name: options.name, version: options.version },
+    {
+      capabilities,
+      ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
+    },
+  );
 }
 
 /** The session of `server`'s serving unit, announced to `host` now and when the server closes. */
