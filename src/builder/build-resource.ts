@@ -15,6 +15,7 @@ import {
 } from "./build-context.js";
 import { OptionChecker } from "./check-options.js";
 import { toSnakeCase } from "./names.js";
+import type { ResolvedCapabilities } from "./resolve-capabilities.js";
 
 /** Builds and checks one `@Resource` (a static URI or a URI template). */
 export function buildResource(item: MemberToBuild): ResourceDefinition {
@@ -23,42 +24,12 @@ export function buildResource(item: MemberToBuild): ResourceDefinition {
   const where = describeMember(item);
   const capabilities = capabilitiesOf(item, { kind: "resource", name: uri, where, property });
   new OptionChecker(where, "@Resource").knownKeys(options, RESOURCE_OPTIONS);
-  if (!/^[A-Za-z][A-Za-z0-9+.-]*:/.test(uri)) {
-    throw new FrugalConfigError(
-      where,
-      `"${uri}" is not an absolute URI`,
-      'start it with a scheme, e.g. "config://app"',
-    );
-  }
+  checkAbsoluteUri(where, uri);
   // The inputs its capabilities add (a page's `cursor` and `limit`) are query variables of its URI:
   // a static URI with some becomes a template of its own.
   const added = Object.keys(capabilities.input(undefined)?.shape ?? {});
-  const declared = UriTemplate.isTemplate(uri) || added.length > 0 ? parseTemplate(uri, where) : undefined;
-  const ownInput = objectSchemaOf(item, "input", options.input);
-  if (ownInput && declared) {
-    checkInputMatchesTemplate(where, uri, declared.variables, declared.queryVariables, ownInput.shape);
-  }
-  // Advertise the added inputs in the template.
-  const template = added.length > 0 && declared ? withQueryVariables(declared, added) : declared;
-  const inputSchema =
-    added.length > 0 && declared ? capabilities.input(ownInput ?? stringsFor(declared, added)) : ownInput;
-  const variables = template?.variables ?? [];
-  if (!template && (options.list || options.complete)) {
-    throw new FrugalConfigError(
-      where,
-      "`list` and `complete` only apply to URI templates",
-      `remove them, or use a template such as "${uri}/{id}"`,
-    );
-  }
-  for (const variable of Object.keys(options.complete ?? {})) {
-    if (!variables.includes(variable)) {
-      throw new FrugalConfigError(
-        where,
-        `\`complete\` names "${variable}", which is not a variable of "${uri}"`,
-        `use one of: ${variables.join(", ") || "(none)"}`,
-      );
-    }
-  }
+  const { template, inputSchema } = templateAndInput(item, where, uri, options, capabilities, added);
+  checkTemplateOptions(where, uri, template, options);
   const name = options.name ?? toSnakeCase(property);
   const described = {
     name,
@@ -93,6 +64,67 @@ export function buildResource(item: MemberToBuild): ResourceDefinition {
     list: list ? async () => list.call(instance) : undefined,
     complete,
   });
+}
+
+function checkAbsoluteUri(where: string, uri: string): void {
+  if (!/^[A-Za-z][A-Za-z0-9+.-]*:/.test(uri)) {
+    throw new FrugalConfigError(
+      where,
+      `"${uri}" is not an absolute URI`,
+      'start it with a scheme, e.g. "config://app"',
+    );
+  }
+}
+
+/**
+ * The resource's template (none for a static URI with no added inputs), which advertises
+ * the inputs its capabilities add, and its input schema: its own `input`, checked against
+ * the template, else strings for the template's variables; with the added inputs.
+ */
+function templateAndInput(
+  item: MemberToBuild,
+  where: string,
+  uri: string,
+  options: ResourceOptions,
+  capabilities: ResolvedCapabilities,
+  added: readonly string[],
+): { template: UriTemplate | undefined; inputSchema: z.ZodObject | undefined } {
+  const declared = UriTemplate.isTemplate(uri) || added.length > 0 ? parseTemplate(uri, where) : undefined;
+  const ownInput = objectSchemaOf(item, "input", options.input);
+  if (ownInput && declared) {
+    checkInputMatchesTemplate(where, uri, declared.variables, declared.queryVariables, ownInput.shape);
+  }
+  if (added.length === 0 || !declared) return { template: declared, inputSchema: ownInput };
+  return {
+    template: withQueryVariables(declared, added),
+    inputSchema: capabilities.input(ownInput ?? stringsFor(declared, added)),
+  };
+}
+
+/** `list` and `complete` need a template, and `complete` may only name its variables. */
+function checkTemplateOptions(
+  where: string,
+  uri: string,
+  template: UriTemplate | undefined,
+  options: ResourceOptions,
+): void {
+  if (!template && (options.list || options.complete)) {
+    throw new FrugalConfigError(
+      where,
+      "`list` and `complete` only apply to URI templates",
+      `remove them, or use a template such as "${uri}/{id}"`,
+    );
+  }
+  const variables = template?.variables ?? [];
+  for (const variable of Object.keys(options.complete ?? {})) {
+    if (!variables.includes(variable)) {
+      throw new FrugalConfigError(
+        where,
+        `\`complete\` names "${variable}", which is not a variable of "${uri}"`,
+        `use one of: ${variables.join(", ") || "(none)"}`,
+      );
+    }
+  }
 }
 
 /** Every key of `ResourceOptions` (the `Record` makes the compiler flag a key added there but not here). */

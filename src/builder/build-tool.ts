@@ -24,21 +24,9 @@ export function buildTool(item: MemberToBuild): ToolDefinition {
   const where = describeMember(item);
   new OptionChecker(where, "@Tool").knownKeys(options, TOOL_OPTIONS);
   const name = options.name ?? `${item.classMetadata.service?.toolPrefix ?? ""}${toSnakeCase(property)}`;
-  if (!isValidToolName(name)) {
-    throw new FrugalConfigError(
-      where,
-      `tool name "${name}" is not allowed (1–128 characters from A-Z a-z 0-9 _ - .)`,
-      "pass a valid `name` to @Tool",
-    );
-  }
+  checkToolName(where, name);
   const visibility = options.visibility ?? ["model"];
-  if (visibility.length === 0 || visibility.some((v) => v !== "model" && v !== "app")) {
-    throw new FrugalConfigError(
-      where,
-      `visibility ${JSON.stringify(visibility)} is invalid`,
-      'use ["model"], ["app"] or both',
-    );
-  }
+  checkVisibility(where, visibility);
   const capabilities = capabilitiesOf(item, {
     kind: "tool",
     name,
@@ -48,13 +36,7 @@ export function buildTool(item: MemberToBuild): ToolDefinition {
   });
   const ownInput = objectSchemaOf(item, "input", options.input);
   const inputSchema = capabilities.input(ownInput);
-  const ownOutput = objectSchemaOf(item, "output", options.output);
-  // Capabilities change the declared output (a selection makes each field optional), then may
-  // wrap it (an envelope around the declared items).
-  const capableOutput = ownOutput && capabilities.output(ownOutput);
-  const pagedOutput = capableOutput && capabilities.envelope(capableOutput);
-  // Capabilities may answer other shapes (a link to a stored result): the declared schema must allow them.
-  const outputSchema = pagedOutput && capabilities.result(pagedOutput);
+  const outputSchema = outputSchemaOf(item, options, capabilities);
   const common = commonFields(item, {
     kind: "tool",
     name,
@@ -66,10 +48,7 @@ export function buildTool(item: MemberToBuild): ToolDefinition {
     visibleTo: options.visibleTo,
   });
   const text = resolveText(item, options.text, capabilities, visibility.includes("model"));
-  const meta = { ...options.meta };
-  if (visibility.includes("app")) meta.ui = { ...(meta.ui as object), visibility: [...visibility] };
-  // Hints for hosts from the capabilities; the tool's own `meta` wins.
-  for (const [key, value] of Object.entries(capabilities.meta())) if (!(key in meta)) meta[key] = value;
+  const meta = toolMeta(options, visibility, capabilities);
   const listing: Tool = {
     name,
     ...(options.title === undefined ? {} : { title: options.title }),
@@ -91,6 +70,54 @@ export function buildTool(item: MemberToBuild): ToolDefinition {
     modelVisible: visibility.includes("model"),
     text,
   });
+}
+
+function checkToolName(where: string, name: string): void {
+  if (!isValidToolName(name)) {
+    throw new FrugalConfigError(
+      where,
+      `tool name "${name}" is not allowed (1–128 characters from A-Z a-z 0-9 _ - .)`,
+      "pass a valid `name` to @Tool",
+    );
+  }
+}
+
+function checkVisibility(where: string, visibility: readonly string[]): void {
+  if (visibility.length === 0 || visibility.some((v) => v !== "model" && v !== "app")) {
+    throw new FrugalConfigError(
+      where,
+      `visibility ${JSON.stringify(visibility)} is invalid`,
+      'use ["model"], ["app"] or both',
+    );
+  }
+}
+
+/** The tool's output schema as clients see it: none unless it declares an `output`. */
+function outputSchemaOf(
+  item: MemberToBuild,
+  options: ToolOptions,
+  capabilities: ResolvedCapabilities,
+): z.ZodType | undefined {
+  const ownOutput = objectSchemaOf(item, "output", options.output);
+  // Capabilities change the declared output (a selection makes each field optional), then may
+  // wrap it (an envelope around the declared items).
+  const capableOutput = ownOutput && capabilities.output(ownOutput);
+  const pagedOutput = capableOutput && capabilities.envelope(capableOutput);
+  // Capabilities may answer other shapes (a link to a stored result): the declared schema must allow them.
+  return pagedOutput && capabilities.result(pagedOutput);
+}
+
+/** The listing's `_meta`: the tool's own, its app visibility (`ui`), then hints from its capabilities. */
+function toolMeta(
+  options: ToolOptions,
+  visibility: readonly string[],
+  capabilities: ResolvedCapabilities,
+): Record<string, unknown> {
+  const meta = { ...options.meta };
+  if (visibility.includes("app")) meta.ui = { ...(meta.ui as object), visibility: [...visibility] };
+  // Hints for hosts from the capabilities; the tool's own `meta` wins.
+  for (const [key, value] of Object.entries(capabilities.meta())) if (!(key in meta)) meta[key] = value;
+  return meta;
 }
 
 /**

@@ -49,28 +49,15 @@ export function cacheStageFor(
 ): CapabilityStageFunction {
   const { cache, clock, metrics, flights, logger, trust } = deps;
   const ownerScoped = spec.scope === "owner";
-  const failed = Symbol("failed");
-  const failOpen = async <T>(what: string, operation: () => Promise<T>): Promise<T | typeof failed> => {
-    try {
-      return await operation();
-    } catch (error) {
-      metrics.cacheBackendErrors++;
-      logger.error(`cache ${what} failed for ${namespace}; serving from the source`, error);
-      return failed;
-    }
-  };
 
   return async (call, next) => {
     const key = cacheKey(namespace, call, ownerScoped ? call.ctx.owner : null);
     const trusted = trust?.trusts(namespace) ?? true;
-    const read = trusted ? await failOpen("read", () => cache.get(key)) : undefined;
-    const hit = read === failed ? undefined : read;
+    const read = trusted ? await failOpen(deps, namespace, "read", () => cache.get(key)) : undefined;
+    const hit = read === FAILED ? undefined : read;
     const now = clock.now();
     if (hit && hit.expiresAt > now) {
-      metrics.cacheHits++;
-      CACHE_HIT.set(call.outcome, true);
-      keptFor(call.outcome, hit.expiresAt - now, !ownerScoped);
-      logger.debug(`cache hit ${key}`);
+      recordHit(deps, call.outcome, key, hit.expiresAt - now, !ownerScoped);
       return hit.value;
     }
     // Only a flight a new caller may share: never one an acknowledged write made stale (it
@@ -92,7 +79,7 @@ export function cacheStageFor(
       else if (
         call.outcome.keepable &&
         !isErrorResult(result) &&
-        read !== failed &&
+        read !== FAILED &&
         trusted &&
         (trust?.trusts(namespace) ?? true)
       ) {
@@ -102,8 +89,8 @@ export function cacheStageFor(
           input: call.input,
           expiresAt: clock.now() + spec.ttl,
         };
-        const wrote = await failOpen("write", () => cache.set(key, entry, spec.ttl));
-        if (wrote !== failed) keptFor(call.outcome, spec.ttl, !ownerScoped);
+        const wrote = await failOpen(deps, namespace, "write", () => cache.set(key, entry, spec.ttl));
+        if (wrote !== FAILED) keptFor(call.outcome, spec.ttl, !ownerScoped);
       }
       flight.resolve(result);
       return result;
@@ -114,6 +101,42 @@ export function cacheStageFor(
       flights.finish(key, flight);
     }
   };
+}
+
+/** What `failOpen` answers when the backend failed (a cached value may be anything else). */
+const FAILED = Symbol("failed");
+
+/**
+ * Runs one cache backend operation so that its failure never fails the call: it is counted
+ * and logged, and the call goes on from the source.
+ */
+async function failOpen<T>(
+  { metrics, logger }: CacheStageDeps,
+  namespace: string,
+  what: string,
+  operation: () => Promise<T>,
+): Promise<T | typeof FAILED> {
+  try {
+    return await operation();
+  } catch (error) {
+    metrics.cacheBackendErrors++;
+    logger.error(`cache ${what} failed for ${namespace}; serving from the source`, error);
+    return FAILED;
+  }
+}
+
+/** Counts, marks and logs a call served from the cache, fresh for `freshForMs` more. */
+function recordHit(
+  { metrics, logger }: CacheStageDeps,
+  outcome: CallOutcome,
+  key: string,
+  freshForMs: number,
+  shared: boolean,
+): void {
+  metrics.cacheHits++;
+  CACHE_HIT.set(outcome, true);
+  keptFor(outcome, freshForMs, shared);
+  logger.debug(`cache hit ${key}`);
 }
 
 /** Records how long the result just served stays fresh, and for whom (the 2026-07-28 cache hints). */

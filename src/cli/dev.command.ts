@@ -42,95 +42,121 @@ const NOT_SOURCE = /(?:^|[\\/])(?:package-lock\.json|node_modules[\\/].*)$/;
  */
 export async function dev(options: DevOptions): Promise<number> {
   if (options.swc) return devWithSwc(options);
-  const { cwd, log } = options;
-  const project = readProject(cwd, options.project);
-  const shown = (path: string) => relative(cwd, path) || ".";
-  let server: ChildProcess | undefined;
-  let building: Promise<void> | undefined;
-  let again = false;
-  let stopping = false;
-  let timer: NodeJS.Timeout | undefined;
+  return new DevLoop(readProject(options.cwd, options.project), options).run();
+}
 
-  const startServer = async (): Promise<void> => {
-    const output = outputOf(project, options.entry, cwd);
-    if (output === undefined) {
-      log(`tsc wrote no ${options.entry} under ${shown(project.outDir)}: is it in the project's sources?`);
-      return;
-    }
-    const previous = server;
-    server = undefined; // its exit is a restart, not news
-    if (previous) await stopProcess(previous);
-    if (stopping) return;
-    log(`starting node ${shown(output)} ${options.args.join(" ")}`.trimEnd());
-    const child = spawn(process.execPath, ["--enable-source-maps", output, ...options.args], {
-      cwd,
-      stdio: "inherit",
+/**
+ * The compile-and-restart loop of `dev`: one build at a time; changes made while one runs
+ * ask for one more, and only the last good build of a burst starts the app.
+ */
+class DevLoop {
+  private server: ChildProcess | undefined;
+  private building: Promise<void> | undefined;
+  private again = false;
+  private stopping = false;
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly project: TsProject,
+    private readonly options: DevOptions,
+  ) {}
+
+  /** Watches, builds and serves until SIGINT or SIGTERM; resolves to the exit code. */
+  run(): Promise<number> {
+    const { project, options } = this;
+    const watchers = watchSources(project, (file) => {
+      if (!this.stopping && SOURCE.test(file) && !NOT_SOURCE.test(file)) this.schedule();
     });
-    server = child;
-    child.once("exit", (code, signal) => {
-      if (server === child && !stopping)
-        log(`the app exited (${signal ?? `code ${code}`}); waiting for a change`);
+    const folders = project.watch.filter((w) => w.recursive).map((w) => `${this.shown(w.dir)}${sep}`);
+    options.log(
+      `compiles with ${this.shown(project.configFile)} (tsc), runs ${options.entry} from ${this.shown(project.outDir)}, ` +
+        `restarts on changes in ${[...folders, "the tsconfig files"].join(", ")}`,
+    );
+    this.startBuild();
+    return new Promise((done) => {
+      const stop = async () => {
+        if (this.stopping) return;
+        this.stopping = true;
+        clearTimeout(this.timer);
+        for (const watcher of watchers) watcher.close();
+        if (this.server) await stopProcess(this.server);
+        done(0);
+      };
+      process.once("SIGINT", stop);
+      process.once("SIGTERM", stop);
     });
-  };
+  }
 
-  const build = async (): Promise<void> => {
-    do {
-      again = false;
-      const started = performance.now();
-      const code = await runToEnd(process.execPath, [project.tsc, "-p", project.configFile], {
-        cwd,
-        shell: false,
-      });
-      if (stopping) return;
-      const took = `${((performance.now() - started) / 1000).toFixed(1)} s`;
-      if (code === 0) {
-        log(`compiled ${shown(project.configFile)} in ${took}`);
-        if (!again) await startServer();
-      } else {
-        log(
-          `tsc found errors (${took}): ${server ? "the app keeps running the last good build" : "fix them to start the app"}`,
-        );
-      }
-    } while (again && !stopping);
-  };
-
-  const schedule = () => {
-    clearTimeout(timer);
-    timer = setTimeout(() => {
-      if (building) {
-        again = true;
+  /** Builds after 100 ms without changes: one save often touches several files. */
+  private schedule(): void {
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      if (this.building) {
+        this.again = true;
         return;
       }
-      building = build().finally(() => {
-        building = undefined;
-      });
+      this.startBuild();
     }, 100);
-  };
+  }
 
-  const watchers = watchSources(project, (file) => {
-    if (!stopping && SOURCE.test(file) && !NOT_SOURCE.test(file)) schedule();
-  });
-  const folders = project.watch.filter((w) => w.recursive).map((w) => `${shown(w.dir)}${sep}`);
-  log(
-    `compiles with ${shown(project.configFile)} (tsc), runs ${options.entry} from ${shown(project.outDir)}, ` +
-      `restarts on changes in ${[...folders, "the tsconfig files"].join(", ")}`,
-  );
-  building = build().finally(() => {
-    building = undefined;
-  });
+  private startBuild(): void {
+    this.building = this.build().finally(() => {
+      this.building = undefined;
+    });
+  }
 
-  return new Promise((done) => {
-    const stop = async () => {
-      if (stopping) return;
-      stopping = true;
-      clearTimeout(timer);
-      for (const watcher of watchers) watcher.close();
-      if (server) await stopProcess(server);
-      done(0);
-    };
-    process.once("SIGINT", stop);
-    process.once("SIGTERM", stop);
-  });
+  private async build(): Promise<void> {
+    const { project, options } = this;
+    do {
+      this.again = false;
+      const started = performance.now();
+      const code = await runToEnd(process.execPath, [project.tsc, "-p", project.configFile], {
+        cwd: options.cwd,
+        shell: false,
+      });
+      if (this.stopping) return;
+      const took = `${((performance.now() - started) / 1000).toFixed(1)} s`;
+      if (code === 0) {
+        options.log(`compiled ${this.shown(project.configFile)} in ${took}`);
+        // A change arrived during the build: this output is already stale.
+        if (!this.again) await this.startServer();
+      } else {
+        options.log(
+          `tsc found errors (${took}): ${this.server ? "the app keeps running the last good build" : "fix them to start the app"}`,
+        );
+      }
+    } while (this.again && !this.stopping);
+  }
+
+  /** Stops the running app, if any, and starts the compiled entry. */
+  private async startServer(): Promise<void> {
+    const { project, options } = this;
+    const output = outputOf(project, options.entry, options.cwd);
+    if (output === undefined) {
+      options.log(
+        `tsc wrote no ${options.entry} under ${this.shown(project.outDir)}: is it in the project's sources?`,
+      );
+      return;
+    }
+    const previous = this.server;
+    this.server = undefined; // its exit is a restart, not news
+    if (previous) await stopProcess(previous);
+    if (this.stopping) return;
+    options.log(`starting node ${this.shown(output)} ${options.args.join(" ")}`.trimEnd());
+    const child = spawn(process.execPath, ["--enable-source-maps", output, ...options.args], {
+      cwd: options.cwd,
+      stdio: "inherit",
+    });
+    this.server = child;
+    child.once("exit", (code, signal) => {
+      if (this.server === child && !this.stopping)
+        options.log(`the app exited (${signal ?? `code ${code}`}); waiting for a change`);
+    });
+  }
+
+  private shown(path: string): string {
+    return relative(this.options.cwd, path) || ".";
+  }
 }
 
 /** Watches the project's source folders; `changed` gets each changed file's absolute path. */

@@ -45,8 +45,7 @@ export async function searchResource(
   meta: StoredResourceMeta,
   options: SearchOptions,
 ): Promise<SearchFound> {
-  if (meta.kind === "bytes")
-    throw new PatternError("binary content cannot be searched; read it with byte slices");
+  refuseBytes(meta);
   const matcher = await searchMatcher(options);
   if (isJsonValue(meta)) {
     try {
@@ -61,8 +60,8 @@ export async function searchResource(
   const maxMs = options.maxScanMs ?? SEARCH_SCAN_MS;
   const found: FoundMatch[] = [];
   let nextOffset: number | null = null;
-  let scanLimited = false;
-  let crowded: number | undefined;
+  // Why this call stopped short of the limit or the end, for the model (none when it did not).
+  let hint: string | undefined;
   let bytes = 0;
   const started = performance.now();
   let slice = started;
@@ -70,7 +69,7 @@ export async function searchResource(
     const now = performance.now();
     if (entry.position > from && (bytes >= maxBytes || now - started >= maxMs)) {
       nextOffset = entry.position;
-      scanLimited = true;
+      hint = scanBoundHint(meta, from, entry.position);
       break;
     }
     if (now - slice >= SLICE_MS) {
@@ -95,17 +94,28 @@ export async function searchResource(
       break;
     }
     found.push(...matches.slice(0, room));
-    crowded = entry.position;
+    hint = crowdedHint(entry.position, meta.kind === "json-array" ? "item" : "line", options.limit);
     nextOffset = entry.position + 1 < meta.total ? entry.position + 1 : null;
     break;
   }
-  const end = nextOffset ?? meta.total;
+  return searchAnswer(meta, found, from, nextOffset, hint);
+}
+
+/** The hint of a call that reached its scan bound (bytes or time) at `end`. */
+function scanBoundHint(meta: StoredResourceMeta, from: number, end: number): string {
   const unit = meta.kind === "json-array" ? "items" : "lines";
-  const hint = scanLimited
-    ? `Searched ${unit} ${from} to ${end - 1} of ${meta.total}: one call searches a bounded part of a large resource; search again with offset ${end} for the rest.`
-    : crowded !== undefined
-      ? crowdedHint(crowded, meta.kind === "json-array" ? "item" : "line", options.limit)
-      : undefined;
+  return `Searched ${unit} ${from} to ${end - 1} of ${meta.total}: one call searches a bounded part of a large resource; search again with offset ${end} for the rest.`;
+}
+
+/** What a search call answers: its matches, how far it got, and where to go on. */
+function searchAnswer(
+  meta: StoredResourceMeta,
+  found: FoundMatch[],
+  from: number,
+  nextOffset: number | null,
+  hint: string | undefined,
+): SearchFound {
+  const end = nextOffset ?? meta.total;
   return {
     found,
     result: {
@@ -173,8 +183,7 @@ export async function countSearch(
   options: PatternOptions & { offset?: number | undefined },
   bounds: ScanBounds,
 ): Promise<SearchCount> {
-  if (meta.kind === "bytes")
-    throw new PatternError("binary content cannot be searched; read it with byte slices");
+  refuseBytes(meta);
   const { test } = await searchMatcher(options);
   const from = options.offset ?? 0;
   let count = 0;
@@ -191,6 +200,12 @@ export async function countSearch(
     nextOffset: end.next,
     hint: `Counted ${unit} ${from} to ${end.next - 1} of ${meta.total}: the count stopped ${end.bound}. Count again with offset ${end.next} and add the counts.`,
   };
+}
+
+/** Search and count read text: bytes are refused, pointing at the reads that fit them. */
+function refuseBytes(meta: StoredResourceMeta): void {
+  if (meta.kind === "bytes")
+    throw new PatternError("binary content cannot be searched; read it with byte slices");
 }
 
 /** Lets timers and other sessions' requests run before going on. */

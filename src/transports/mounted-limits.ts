@@ -56,10 +56,7 @@ export function limitMounted(
       socket.end(tooManyConnections(max));
       return;
     }
-    const timer = setTimeout(() => timeOut(socket), headersTimeout);
-    timer.unref();
-    headerTimers.set(socket, timer);
-    socket.once("close", () => clearTimeout(timer));
+    headerTimers.set(socket, startHeaderClock(socket, headersTimeout));
   };
 
   const attach = (server: Server) => {
@@ -76,30 +73,47 @@ export function limitMounted(
     const server = (socket as Socket & { server?: unknown }).server;
     if (isNodeServer(server)) attach(server);
     if (cap.wasRefused(socket)) return; // answered when it connected
-    if (!cap.admit(socket)) {
-      res.setHeader("connection", "close");
-      res.setHeader("retry-after", "1");
-      return sendJsonRpcError(
-        res,
-        503,
-        -32000,
-        `Too many connections: ${max} are open (maxConnections); retry later`,
-      );
-    }
-    if (!req.complete) {
-      const timer = setTimeout(() => {
-        if (req.complete) return;
-        if (res.headersSent) socket.destroy();
-        else timeOut(socket);
-      }, requestTimeout);
-      timer.unref();
-      const stop = () => clearTimeout(timer);
-      req.once("end", stop);
-      res.once("close", stop);
-    }
+    if (!cap.admit(socket)) return refuseOverCap(res, max);
+    if (!req.complete) startRequestClock(req, res, requestTimeout);
     return handler(req, res);
   };
   return Object.assign(serve, { close: () => handler.close(), stats: () => handler.stats(), attach });
+}
+
+/** Answers 408 on `socket` unless its headers are in within `ms` of connecting (the caller clears it then). */
+function startHeaderClock(socket: Socket, ms: number): NodeJS.Timeout {
+  const timer = setTimeout(() => timeOut(socket), ms);
+  timer.unref();
+  socket.once("close", () => clearTimeout(timer));
+  return timer;
+}
+
+/**
+ * Ends the connection unless the request's body is in within `ms` of its headers: 408
+ * before the response started; after it, a 408 would corrupt the answer, so it is cut.
+ */
+function startRequestClock(
+  req: Parameters<HttpHandler>[0],
+  res: Parameters<HttpHandler>[1],
+  ms: number,
+): void {
+  const socket = req.socket;
+  const timer = setTimeout(() => {
+    if (req.complete) return;
+    if (res.headersSent) socket.destroy();
+    else timeOut(socket);
+  }, ms);
+  timer.unref();
+  const stop = () => clearTimeout(timer);
+  req.once("end", stop);
+  res.once("close", stop);
+}
+
+/** The 503 of a connection over the cap that node:http accepted before the handler saw it. */
+function refuseOverCap(res: Parameters<HttpHandler>[1], max: number): void {
+  res.setHeader("connection", "close");
+  res.setHeader("retry-after", "1");
+  sendJsonRpcError(res, 503, -32000, `Too many connections: ${max} are open (maxConnections); retry later`);
 }
 
 /** Answers 408 on a connection whose request is late, then closes it. */

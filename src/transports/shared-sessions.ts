@@ -41,56 +41,14 @@ export function sharedSessions(deps: SharedSessionsDeps) {
   const bindingOf = (session: HttpSession, revive?: SessionRecord): SessionBinding =>
     sessionBinding(session, revive, { store, limits, relay, logger: app.logger });
 
-  /**
-   * Makes this instance the holder of the session's GET stream while `res` is open: the
-   * session's notifications outside calls are sent here, wherever they start.
-   */
-  const holdStream = async (
-    session: HttpSession,
-    req: AuthenticatedRequest,
-    res: ServerResponse,
-  ): Promise<void> => {
-    if (!relay) return;
-    // A GET resuming a call's stream (after Last-Event-ID) carries that call's messages only.
-    const lastEventId = req.headers["last-event-id"];
-    if (typeof lastEventId === "string" && session.store?.getStreamIdForEventId) {
-      const streamId = await session.store.getStreamIdForEventId(lastEventId);
-      if (streamId !== undefined && streamId !== STANDALONE_STREAM_ID) return;
-    }
-    session.streams++;
-    res.once("close", () => {
-      session.streams--;
-      if (session.streams > 0 || session.ended) return;
-      store.update(session.id, { release: relay.instanceId }).catch(() => {});
-    });
-    await store.update(session.id, { holder: relay.instanceId });
-  };
-
   /** Rebuilds here a shared session opened on another instance (once, whatever the requests waiting for it). */
   const revive = (id: string): Promise<HttpSession | undefined> => {
     let pending = reviving.get(id);
     if (!pending) {
-      pending = rebuild(id).finally(() => reviving.delete(id));
+      pending = rebuild(deps, id, bindingOf).finally(() => reviving.delete(id));
       reviving.set(id, pending);
     }
     return pending;
-  };
-
-  const rebuild = async (id: string): Promise<HttpSession | undefined> => {
-    await relay?.start();
-    const record = await store.get(id, limits);
-    if (!record || deps.isClosed()) return undefined;
-    const session = deps.newSession(id, record.principal);
-    session.ending = false;
-    reviveTransport(session.transport, id);
-    sessions.set(id, session);
-    try {
-      await app.connect(session.transport, { session: bindingOf(session, record) });
-    } catch (error) {
-      deps.forget(session);
-      throw error;
-    }
-    return session;
   };
 
   /**
@@ -103,17 +61,79 @@ export function sharedSessions(deps: SharedSessionsDeps) {
     const local = sessions.get(id);
     if (!local) return revive(id);
     if (!deps.mayUse(local, req)) return local;
-    // Read whole (one round trip, as a touch would be): another instance may have changed it.
-    const record = await store.get(id, limits);
-    if (record) {
-      local.apply?.(record);
-      return local;
-    }
-    local.transport
-      .close()
-      .catch((error) => app.logger.warn("closing an ended session's copy failed", error));
-    return undefined;
+    return refreshed(deps, id, local);
   };
 
+  const holdStream = (session: HttpSession, req: AuthenticatedRequest, res: ServerResponse) =>
+    holdStreamHere(deps, session, req, res);
+
   return { bindingOf, holdStream, sharedSession };
+}
+
+/**
+ * Makes this instance the holder of the session's GET stream while `res` is open: the
+ * session's notifications outside calls are sent here, wherever they start.
+ */
+async function holdStreamHere(
+  { relay, store }: SharedSessionsDeps,
+  session: HttpSession,
+  req: AuthenticatedRequest,
+  res: ServerResponse,
+): Promise<void> {
+  if (!relay) return;
+  // A GET resuming a call's stream (after Last-Event-ID) carries that call's messages only.
+  const lastEventId = req.headers["last-event-id"];
+  if (typeof lastEventId === "string" && session.store?.getStreamIdForEventId) {
+    const streamId = await session.store.getStreamIdForEventId(lastEventId);
+    if (streamId !== undefined && streamId !== STANDALONE_STREAM_ID) return;
+  }
+  session.streams++;
+  res.once("close", () => {
+    session.streams--;
+    if (session.streams > 0 || session.ended) return;
+    store.update(session.id, { release: relay.instanceId }).catch(() => {});
+  });
+  await store.update(session.id, { holder: relay.instanceId });
+}
+
+/** A copy here of shared session `id`, from its record (none when it ended or the router stopped). */
+async function rebuild(
+  deps: SharedSessionsDeps,
+  id: string,
+  bindingOf: (session: HttpSession, revive?: SessionRecord) => SessionBinding,
+): Promise<HttpSession | undefined> {
+  const { app, store, limits, relay, sessions } = deps;
+  await relay?.start();
+  const record = await store.get(id, limits);
+  if (!record || deps.isClosed()) return undefined;
+  const session = deps.newSession(id, record.principal);
+  session.ending = false;
+  reviveTransport(session.transport, id);
+  sessions.set(id, session);
+  try {
+    await app.connect(session.transport, { session: bindingOf(session, record) });
+  } catch (error) {
+    deps.forget(session);
+    throw error;
+  }
+  return session;
+}
+
+/**
+ * This instance's copy of a session, brought up to date with its record; none, and the
+ * copy closed, when the session ended elsewhere.
+ */
+async function refreshed(
+  { app, store, limits }: SharedSessionsDeps,
+  id: string,
+  local: HttpSession,
+): Promise<HttpSession | undefined> {
+  // Read whole (one round trip, as a touch would be): another instance may have changed it.
+  const record = await store.get(id, limits);
+  if (record) {
+    local.apply?.(record);
+    return local;
+  }
+  local.transport.close().catch((error) => app.logger.warn("closing an ended session's copy failed", error));
+  return undefined;
 }

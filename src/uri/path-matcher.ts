@@ -55,35 +55,7 @@ export class PathMatcher {
     const seen = new Int32Array(accept + 1).fill(-1);
     let current: Thread[] = [];
     let generation = 0;
-    const add = (list: Thread[], state: number, bounds: readonly number[], at: number) => {
-      if (seen[state] === generation) return;
-      seen[state] = generation;
-      if (state === accept) {
-        list.push({ state, bounds });
-        return;
-      }
-      const index = state >> 1;
-      const step = this.steps[index] as Step;
-      if (step.kind === "char") {
-        list.push({ state, bounds });
-        return;
-      }
-      if ((state & 1) === 0) {
-        list.push({ state, bounds: withBound(bounds, step.index * 2, at) });
-        return;
-      }
-      // Inside a value: take more (greedy first), or end it here and go on (lazy first).
-      const more = { state, bounds };
-      const ended = withBound(bounds, step.index * 2 + 1, at);
-      if (step.reserved) {
-        add(list, state + 1, ended, at);
-        list.push(more);
-      } else {
-        list.push(more);
-        add(list, state + 1, ended, at);
-      }
-    };
-    add(current, 0, new Array<number>(this.values * 2).fill(0), 0);
+    this.add(current, 0, new Array<number>(this.values * 2).fill(0), 0, seen, generation);
     for (let at = 0; at < path.length && current.length > 0; at++) {
       const code = path.charCodeAt(at);
       const next: Thread[] = [];
@@ -93,9 +65,9 @@ export class PathMatcher {
         const index = state >> 1;
         const step = this.steps[index] as Step;
         if (step.kind === "char") {
-          if (step.code === code) add(next, state + 2, bounds, at + 1);
+          if (step.code === code) this.add(next, state + 2, bounds, at + 1, seen, generation);
         } else if (takes(step.reserved, code)) {
-          add(next, index * 2 + 1, bounds, at + 1);
+          this.add(next, index * 2 + 1, bounds, at + 1, seen, generation);
         }
       }
       current = next;
@@ -107,6 +79,47 @@ export class PathMatcher {
       values.push(path.slice(matched.bounds[v * 2], matched.bounds[v * 2 + 1]));
     }
     return values;
+  }
+
+  /**
+   * Adds the thread at `state` to `list`, following the moves that take no character (a
+   * value's start, a value's end) to the states that read the next one. `seen` holds the
+   * generation that last reached each state: a later, lower-priority thread there is dropped.
+   * A method, not a closure of `match`, so a match allocates no function.
+   */
+  private add(
+    list: Thread[],
+    state: number,
+    bounds: readonly number[],
+    at: number,
+    seen: Int32Array,
+    generation: number,
+  ): void {
+    if (seen[state] === generation) return;
+    seen[state] = generation;
+    if (state === this.steps.length * 2) {
+      list.push({ state, bounds });
+      return;
+    }
+    const step = this.steps[state >> 1] as Step;
+    if (step.kind === "char") {
+      list.push({ state, bounds });
+      return;
+    }
+    if ((state & 1) === 0) {
+      list.push({ state, bounds: withBound(bounds, step.index * 2, at) });
+      return;
+    }
+    // Inside a value: take more (greedy first), or end it here and go on (lazy first).
+    const more = { state, bounds };
+    const ended = withBound(bounds, step.index * 2 + 1, at);
+    if (step.reserved) {
+      this.add(list, state + 1, ended, at, seen, generation);
+      list.push(more);
+    } else {
+      list.push(more);
+      this.add(list, state + 1, ended, at, seen, generation);
+    }
   }
 }
 

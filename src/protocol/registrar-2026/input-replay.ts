@@ -9,7 +9,7 @@ import type { AppRuntime } from "../app-runtime.js";
 import { principalOwner } from "../calls/owner.js";
 
 /** One 2026-07-28 request's replay of `ctx.elicit` / `ctx.sample` / `ctx.listRoots`. */
-interface Replay {
+export interface Replay {
   /**
    * What a question sends: the answer given on an earlier round (or in this request's
    * `inputResponses`, under `key`), or a stop. `key` defaults to `frugal.<n>`.
@@ -67,97 +67,141 @@ export function inputReplay(
   options: { readonly cursorSecret?: CursorSecret | undefined },
   clock: Clock,
 ): ModernAsk {
+  const codecs = stateCodecs(options.cursorSecret, clock);
+  return (request, ctx) => new ReplayRound(codecs, () => stateBinding(runtime, request, ctx), ctx);
+}
+
+/** What a request state is bound to: the call's method, target, input and principal. */
+type StateBinding = Parameters<CursorCodec["open"]>[1] & { readonly principal: string | null };
+
+/** The codecs of request states: one per lifetime, a principal's and an anonymous caller's. */
+interface StateCodecs {
+  readonly named: CursorCodec;
+  readonly anonymous: CursorCodec;
+}
+
+function stateCodecs(cursorSecret: CursorSecret | undefined, clock: Clock): StateCodecs {
   // One keyring for both lifetimes: without a cursorSecret it is random, made once.
-  const keyring = createKeyring(options.cursorSecret);
+  const keyring = createKeyring(cursorSecret);
   const codecFor = (ttlMs: number) =>
-    new CursorCodec({
-      keyring,
-      clock,
-      ttlMs,
-      encrypt: true,
-      maxLength: MAX_STATE_LENGTH,
-    });
-  const codec = codecFor(DEFAULT_REPLAY_TTL_MS);
-  const anonymousCodec = codecFor(ANONYMOUS_REPLAY_TTL_MS);
-  return (request, ctx) => {
-    const params = request.params ?? {};
-    // Made on first need: most calls carry no state and ask nothing.
-    const binding = () => {
-      const auth = ctx.http?.authInfo;
-      return {
-        operation: `${request.method} ${String(params.name ?? params.uri ?? "")}`,
-        canonicalInput: canonicalJson(params.arguments ?? {}),
-        keySpec: "frugal/request-state",
-        keyFields: [],
-        principal: auth ? (principalOwner(runtime.principalOf, auth) ?? null) : null,
-      };
-    };
-    // Answers by question index; a hole is a question not answered yet.
-    const state = ctx.mcpReq.requestState<unknown>();
-    const opened = openState(codec, binding, state);
-    const { answers } = opened;
-    let callId = opened.callId;
-    const responses: Record<string, unknown> = ctx.mcpReq.inputResponses ?? {};
-    let asked = 0;
-    let tooMany = false;
-    let duplicate: Error | undefined;
-    // Questions asked and not answered yet, by key; made on the first one (most calls ask none).
-    let open: Map<string, { method: string; params?: unknown }> | undefined;
-    return {
-      ask(inputRequest, key) {
-        const index = asked++;
-        const name = key ?? keyOf(index);
-        if (answers[index] !== undefined && answers[index] !== null) return Promise.resolve(answers[index]);
-        const response = responses[name];
-        if (response !== undefined && index < MAX_QUESTIONS) {
-          // The SDK has already dropped answers that are not results of the request they name,
-          // so one that reaches here is a result (a dropped one is simply asked again).
-          answers[index] = response;
-          return Promise.resolve(response);
-        }
-        if (open?.has(name)) {
-          // Kept for inputRequired(): the handler may swallow this rejection, the call must not go on.
-          duplicate ??= new Error(
-            `Two questions of this call are named "${name}": give each ctx.elicit/ctx.sample/ctx.listRoots its own key`,
-          );
-          return Promise.reject(duplicate);
-        }
-        open ??= new Map();
-        open.set(name, inputRequest);
-        if (index >= MAX_QUESTIONS) tooMany = true;
-        // The handler stops here; its result is replaced by the input-required result. A
-        // protocol error, so the pipeline passes it through (no isError result, no warning).
-        return Promise.reject(
-          new ProtocolError(-32000, `waiting for the client's answer to ${inputRequest.method}`),
-        );
-      },
-      get pending() {
-        return open !== undefined && open.size > 0;
-      },
-      inputRequired() {
-        if (open === undefined || open.size === 0) throw new Error("no question is pending");
-        if (duplicate) throw duplicate;
-        if (tooMany) {
-          throw invalidParams(
-            `This call asked more than ${MAX_QUESTIONS} questions (ctx.elicit/ctx.sample/ctx.listRoots); ask fewer`,
-          );
-        }
-        const bound = binding();
-        const issuer = bound.principal === null ? anonymousCodec : codec;
-        callId ??= randomUUID();
-        const requestState = issuer.encode({}, bound, { answers: JSON.stringify(answers), callId });
-        return { resultType: "input_required", inputRequests: Object.fromEntries(open), requestState };
-      },
-      stateId: typeof state === "string" ? createHash("sha256").update(state).digest("base64url") : undefined,
-      get principal() {
-        return binding().principal;
-      },
-      get callId() {
-        callId ??= randomUUID();
-        return callId;
-      },
-    };
+    new CursorCodec({ keyring, clock, ttlMs, encrypt: true, maxLength: MAX_STATE_LENGTH });
+  return { named: codecFor(DEFAULT_REPLAY_TTL_MS), anonymous: codecFor(ANONYMOUS_REPLAY_TTL_MS) };
+}
+
+/**
+ * The binding of `request`'s state. Made on need, not per request: most calls carry no
+ * state and ask nothing.
+ */
+function stateBinding(
+  runtime: AppRuntime,
+  request: { method: string; params?: Record<string, unknown> },
+  ctx: ServerContext,
+): StateBinding {
+  const params = request.params ?? {};
+  const auth = ctx.http?.authInfo;
+  return {
+    operation: `${request.method} ${String(params.name ?? params.uri ?? "")}`,
+    canonicalInput: canonicalJson(params.arguments ?? {}),
+    keySpec: "frugal/request-state",
+    keyFields: [],
+    principal: auth ? (principalOwner(runtime.principalOf, auth) ?? null) : null,
   };
+}
+
+/** One request's round of questions: the answers it replays and the questions it leaves open. */
+class ReplayRound implements Replay {
+  readonly stateId: string | undefined;
+  /** Answers by question index; a hole is a question not answered yet. */
+  private readonly answers: unknown[];
+  private readonly responses: Record<string, unknown>;
+  private issuedCallId: string | undefined;
+  private asked = 0;
+  private tooMany = false;
+  /** Kept for inputRequired(): the handler may swallow the rejection, the call must not go on. */
+  private duplicate: Error | undefined;
+  /** Questions asked and not answered yet, by key; made on the first one (most calls ask none). */
+  private open: Map<string, { method: string; params?: unknown }> | undefined;
+
+  constructor(
+    private readonly codecs: StateCodecs,
+    private readonly binding: () => StateBinding,
+    ctx: ServerContext,
+  ) {
+    const state = ctx.mcpReq.requestState<unknown>();
+    const opened = openState(codecs.named, binding, state);
+    this.answers = opened.answers;
+    this.issuedCallId = opened.callId;
+    this.responses = ctx.mcpReq.inputResponses ?? {};
+    this.stateId =
+      typeof state === "string" ? createHash("sha256").update(state).digest("base64url") : undefined;
+  }
+
+  ask(inputRequest: { method: string; params?: unknown }, key?: string): Promise<unknown> {
+    const index = this.asked++;
+    const name = key ?? keyOf(index);
+    const answer = this.answerTo(index, name);
+    if (answer !== undefined) return Promise.resolve(answer);
+    return Promise.reject(this.leaveOpen(index, name, inputRequest));
+  }
+
+  get pending(): boolean {
+    return this.open !== undefined && this.open.size > 0;
+  }
+
+  inputRequired(): Record<string, unknown> {
+    const open = this.open;
+    if (open === undefined || open.size === 0) throw new Error("no question is pending");
+    if (this.duplicate) throw this.duplicate;
+    if (this.tooMany) {
+      throw invalidParams(
+        `This call asked more than ${MAX_QUESTIONS} questions (ctx.elicit/ctx.sample/ctx.listRoots); ask fewer`,
+      );
+    }
+    const bound = this.binding();
+    const issuer = bound.principal === null ? this.codecs.anonymous : this.codecs.named;
+    const requestState = issuer.encode({}, bound, {
+      answers: JSON.stringify(this.answers),
+      callId: this.callId,
+    });
+    return { resultType: "input_required", inputRequests: Object.fromEntries(open), requestState };
+  }
+
+  get principal(): string | null {
+    return this.binding().principal;
+  }
+
+  get callId(): string {
+    this.issuedCallId ??= randomUUID();
+    return this.issuedCallId;
+  }
+
+  /** The answer to question `index` from an earlier round or this request (`undefined`: none yet). */
+  private answerTo(index: number, name: string): unknown {
+    const earlier = this.answers[index];
+    if (earlier !== undefined && earlier !== null) return earlier;
+    const response = this.responses[name];
+    if (response === undefined || index >= MAX_QUESTIONS) return undefined;
+    // The SDK has already dropped answers that are not results of the request they name,
+    // so one that reaches here is a result (a dropped one is simply asked again).
+    this.answers[index] = response;
+    return response;
+  }
+
+  /** Records an unanswered question for inputRequired(); the error that stops the handler. */
+  private leaveOpen(index: number, name: string, inputRequest: { method: string; params?: unknown }): Error {
+    if (this.open?.has(name)) {
+      this.duplicate ??= new Error(
+        `Two questions of this call are named "${name}": give each ctx.elicit/ctx.sample/ctx.listRoots its own key`,
+      );
+      return this.duplicate;
+    }
+    this.open ??= new Map();
+    this.open.set(name, inputRequest);
+    if (index >= MAX_QUESTIONS) this.tooMany = true;
+    // The handler's result is replaced by the input-required result. A protocol error, so
+    // the pipeline passes it through (no isError result, no warning).
+    return new ProtocolError(-32000, `waiting for the client's answer to ${inputRequest.method}`);
+  }
 }
 
 const keyOf = (index: number) => `frugal.${index}`;

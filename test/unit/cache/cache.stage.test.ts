@@ -61,3 +61,37 @@ describe("cacheStage: how long the result served stays fresh (CallOutcome.freshF
     expect(invocation.outcome.freshForMs).toBeUndefined();
   });
 });
+
+describe("cacheStage: a failing backend", () => {
+  it("counts and logs a failed read, serves from the source and does not write", async () => {
+    const errors: string[] = [];
+    const logger: Logger = { ...silent, error: (message: string) => void errors.push(message) };
+    let writes = 0;
+    const failing = {
+      get: async () => {
+        throw new Error("backend down");
+      },
+      set: async () => {
+        writes++;
+      },
+    } as unknown as ResultCache;
+    const metrics = new AppMetrics();
+    const deps = {
+      cache: failing,
+      clock: new ManualClock(1_000),
+      flights: new SingleFlight(),
+      metrics,
+      logger,
+    };
+    const stage = cacheStageFor({ ttl: 60_000, scope: "global", invalidateOn: [] }, "Config.read", deps);
+    const definition = { kind: "resource", where: "Config.read", capabilities: new Map() } as never;
+    const invocation = newInvocation(definition, {}, "config://app", () => ctx);
+    const result = await stage(invocation, async () => ({
+      contents: [{ uri: "config://app", text: "fresh" }],
+    }));
+    expect(result).toEqual({ contents: [{ uri: "config://app", text: "fresh" }] });
+    expect(metrics.cacheBackendErrors).toBe(1);
+    expect(errors).toEqual(["cache read failed for Config.read; serving from the source"]);
+    expect(writes).toBe(0);
+  });
+});

@@ -46,4 +46,23 @@ describe("searchResource", () => {
       { index: 1, offset: 6, text: "but a hit" },
     ]);
   });
+
+  it("stops at its scan bound and says where to search again", async () => {
+    const log = declaredValue("t://log", "a hit\nb\nc hit\nd", "text/plain");
+    const bounded = await search(log, { pattern: "hit", maxScanBytes: 1, offset: 1 });
+    expect(bounded).toMatchObject({ count: 0, scanned: 1, nextOffset: 2, hasMore: true });
+    expect(bounded.hint).toBe(
+      "Searched lines 1 to 1 of 4: one call searches a bounded part of a large resource; search again with offset 2 for the rest.",
+    );
+    const rest = await search(log, { pattern: "hit", offset: 2 });
+    expect(rest).toMatchObject({ count: 1, nextOffset: null, hasMore: false });
+    expect(rest.hint).toBeUndefined();
+  });
+
+  it("refuses binary content", async () => {
+    const bytes = { kind: "bytes", total: 3, version: "v" } as never;
+    await expect(searchResource({} as never, bytes, { pattern: "x", limit: 1 } as never)).rejects.toThrow(
+      "binary content cannot be searched; read it with byte slices",
+    );
+  });
 });

@@ -109,6 +109,23 @@ describe("limitMounted", () => {
     expect(served).toEqual(["a"]);
   });
 
+  it("answers 503 with Retry-After to a request on a connection beyond the cap that came before it watched", async () => {
+    const { handler, served } = fakeFrontDoor();
+    const port = await serve(limitMounted(handler, { maxConnections: 1 }, logger));
+    const first = await open(port);
+    const second = await open(port);
+    const answered = new Promise<string>((resolve) => first.once("data", (chunk) => resolve(String(chunk))));
+    first.write(request("a"));
+    expect(await answered).toMatch(/^HTTP\/1\.1 200 /);
+    const refusal = heard(second);
+    second.write(request("b"));
+    const text = await refusal;
+    expect(text).toMatch(/^HTTP\/1\.1 503 /);
+    expect(text.toLowerCase()).toContain("retry-after: 1");
+    expect(text).toContain("Too many connections: 1 are open (maxConnections); retry later");
+    expect(served).toEqual(["a"]);
+  });
+
   it("refuses a limit that is not a number >= 1, naming it", () => {
     const { handler } = fakeFrontDoor();
     expect(() => limitMounted(handler, { maxConnections: 0 }, logger)).toThrow("maxConnections");
