@@ -65,8 +65,60 @@ export function resolveCapabilities(
   sources: CapabilitySources = {},
 ): ResolvedCapabilities {
   const carried = new Set(decoratorsOn(metadata));
-  const resolved: Array<{ capability: Capability; spec: unknown; target: CapabilityTarget }> = [];
-  const targetAt = (capability: Capability, where: string): CapabilityTarget => ({
+  const declared: DeclaredOptions = {
+    own: optionsByCapability(metadata.capabilities),
+    fromClass: optionsByCapability(sources.classRecords),
+    defaults: sources.defaults,
+  };
+  const resolved: ResolvedSpec[] = [];
+  for (const capability of candidatesByName(declared, sources.registered)) {
+    const target = targetAt(owner, carried, capability, owner.where);
+    const spec = specOn(capability, owner, declared, target, carried);
+    if (spec !== undefined) resolved.push({ capability, spec: freezeShallow(spec), target });
+  }
+  return answersOf(resolved);
+}
+
+/** A capability's spec on one operation, with the target it was resolved for. */
+interface ResolvedSpec {
+  readonly capability: Capability;
+  readonly spec: unknown;
+  readonly target: CapabilityTarget;
+}
+
+/** The options each capability was given for one operation, by where they were given. */
+interface DeclaredOptions {
+  readonly own: ReadonlyMap<Capability, unknown>;
+  readonly fromClass: ReadonlyMap<Capability, unknown>;
+  readonly defaults: ReadonlyMap<Capability, unknown> | undefined;
+}
+
+function optionsByCapability(records: readonly RecordedCapability[] | undefined): Map<Capability, unknown> {
+  return new Map((records ?? []).map((r) => [heldCapability(r.capability), r.options]));
+}
+
+/** Every capability that may act on the operation, by name: the order their additions compose in. */
+function candidatesByName(
+  declared: DeclaredOptions,
+  registered: readonly Capability[] | undefined,
+): Capability[] {
+  const candidates = new Set<Capability>([
+    ...declared.own.keys(),
+    ...declared.fromClass.keys(),
+    ...(declared.defaults?.keys() ?? []),
+    ...(registered ?? []),
+  ]);
+  return [...candidates].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}
+
+/** The target a capability checks its options against, whose `fail` names `where` and the decorator. */
+function targetAt(
+  owner: CapabilityOwner,
+  carried: ReadonlySet<string>,
+  capability: Capability,
+  where: string,
+): CapabilityTarget {
+  return {
     ...owner,
     modelVisible: owner.modelVisible ?? true,
     where,
@@ -74,47 +126,52 @@ export function resolveCapabilities(
       throw new FrugalConfigError(where, `${capability.decorator} ${problem}`, fix);
     },
     carries: (decorator) => carried.has(decorator),
-  });
-  const own = new Map((metadata.capabilities ?? []).map((r) => [heldCapability(r.capability), r.options]));
-  const fromClass = new Map(
-    (sources.classRecords ?? []).map((r) => [heldCapability(r.capability), r.options]),
-  );
-  const candidates = new Set<Capability>([
-    ...own.keys(),
-    ...fromClass.keys(),
-    ...(sources.defaults?.keys() ?? []),
-    ...(sources.registered ?? []),
-  ]);
-  const ordered = [...candidates].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  for (const capability of ordered) {
-    const target = targetAt(capability, owner.where);
-    const applies = !capability.on || capability.on.includes(owner.kind);
-    // Class-level options are checked even when the method overrides them: a typo must not wait.
-    let classSpec: unknown;
-    if (fromClass.has(capability)) {
-      const classTarget = targetAt(capability, owner.serviceClass.name);
-      if (!capability.classes)
-        classTarget.fail(
-          "applies to methods only",
-          `move ${capability.decorator} onto the methods it is for`,
-        );
-      if (applies) classSpec = resolveWith(capability, fromClass.get(capability), classTarget);
-    }
-    let spec: unknown;
-    if (own.has(capability)) {
-      if (!applies) refuseKind(capability, target);
-      spec = resolveWith(capability, own.get(capability), target);
-    } else if (!applies) {
-      continue;
-    } else if (fromClass.has(capability)) {
-      spec = classSpec;
-    } else if (sources.defaults?.has(capability)) {
-      spec = resolveWith(capability, sources.defaults.get(capability), target);
-    } else {
-      spec = capability.absent?.(target);
-    }
-    if (spec !== undefined) resolved.push({ capability, spec: freezeShallow(spec), target });
+  };
+}
+
+/**
+ * The spec of `capability` on the operation (`undefined`: it does not act there): the
+ * method's own options, else its class's, else the app's default, else `absent`.
+ */
+function specOn(
+  capability: Capability,
+  owner: CapabilityOwner,
+  declared: DeclaredOptions,
+  target: CapabilityTarget,
+  carried: ReadonlySet<string>,
+): unknown {
+  const applies = !capability.on || capability.on.includes(owner.kind);
+  // Class-level options are checked even when the method overrides them: a typo must not wait.
+  const classSpec = declared.fromClass.has(capability)
+    ? classSpecOf(capability, declared.fromClass.get(capability), applies, owner, carried)
+    : undefined;
+  if (declared.own.has(capability)) {
+    if (!applies) refuseKind(capability, target);
+    return resolveWith(capability, declared.own.get(capability), target);
   }
+  if (!applies) return undefined;
+  if (declared.fromClass.has(capability)) return classSpec;
+  if (declared.defaults?.has(capability))
+    return resolveWith(capability, declared.defaults.get(capability), target);
+  return capability.absent?.(target);
+}
+
+/** The spec of a capability's class-level options, checked against the class (`undefined` where it does not apply). */
+function classSpecOf(
+  capability: Capability,
+  options: unknown,
+  applies: boolean,
+  owner: CapabilityOwner,
+  carried: ReadonlySet<string>,
+): unknown {
+  const classTarget = targetAt(owner, carried, capability, owner.serviceClass.name);
+  if (!capability.classes)
+    classTarget.fail("applies to methods only", `move ${capability.decorator} onto the methods it is for`);
+  return applies ? resolveWith(capability, options, classTarget) : undefined;
+}
+
+/** What the resolved capabilities answer about the operation, each composed in the order of their names. */
+function answersOf(resolved: readonly ResolvedSpec[]): ResolvedCapabilities {
   return {
     specs: new Map(resolved.map(({ capability, spec }) => [capability, spec])),
     // One answer wraps the declared object: the first capability (by name) with an envelope.

@@ -13,7 +13,7 @@ import { toolError } from "../results/tool-error.js";
 import { toolTextOf, withToolText } from "../results/tool-text.js";
 import { fitPrefix } from "../tokenizer/fit-prefix.js";
 import type { TokenCounter } from "../tokenizer/token-counter.js";
-import { HandlerWalk, type WalkBounds } from "./handler-walk.js";
+import { HandlerWalk, type WalkBounds, type WalkEnd } from "./handler-walk.js";
 import { AGGREGATE, type AggregateRequest } from "./page-context.js";
 import type { PaginationSpec } from "./pagination-spec.js";
 import type { KeySpec } from "./stable-key.js";
@@ -91,23 +91,14 @@ export async function aggregateAnswer(
     if (unseen.size > 0) for (const { field } of named) if (hasField(item, field)) unseen.delete(field.path);
   });
   if (end.error !== undefined) return end.error;
-  if (end.bound === undefined && total > 0 && unseen.size > 0) {
-    const names = named.filter((n) => unseen.has(n.field.path)).map((n) => `"${n.field.path}" (${n.part})`);
-    return toolError(
-      `Unknown field ${names.join(", ")}: none of the ${total} items has it.${fieldList(spec)} Example: {"aggregate":${EXAMPLE}}`,
-    );
-  }
+  // A field no item has is a typo the model can fix; after a cut-short scan it may only be unseen.
+  if (end.bound === undefined && total > 0 && unseen.size > 0)
+    return toolError(unknownFields(named, unseen, total, spec));
   const counted = tally.groups();
-  const hints = [
-    end.bound === undefined
-      ? undefined
-      : `The scan stopped ${end.bound} after ${end.scanned} items: counts cover only those. Narrow it with ${narrowingInputs(invocation, spec)}.`,
-    counted.partial && end.bound === undefined ? tooManyGroups(limits.maxGroups) : undefined,
-  ].filter((h) => h !== undefined);
   const partial = counted.partial || end.bound !== undefined;
   return answer(
     { groups: counted.groups, total, scanned: end.scanned, ...(partial ? { partial: true } : {}) },
-    hints.length > 0 ? hints.join(" ") : undefined,
+    scanHint(end, counted.partial, invocation, spec, limits.maxGroups),
   );
 }
 
@@ -117,6 +108,33 @@ type Answer = {
   scanned: number;
   partial?: boolean;
 };
+
+/** The refusal of fields none of the `total` items has, naming the part of the input that names each. */
+function unknownFields(
+  named: ReadonlyArray<{ field: FieldPath; part: string }>,
+  unseen: ReadonlySet<string>,
+  total: number,
+  spec: PaginationSpec,
+): string {
+  const names = named.filter((n) => unseen.has(n.field.path)).map((n) => `"${n.field.path}" (${n.part})`);
+  return `Unknown field ${names.join(", ")}: none of the ${total} items has it.${fieldList(spec)} Example: {"aggregate":${EXAMPLE}}`;
+}
+
+/**
+ * Why a counted answer is partial, as a hint: the bound that stopped the scan (and the
+ * inputs that narrow it), else too many groups; undefined for a whole answer.
+ */
+function scanHint(
+  end: WalkEnd,
+  tooMany: boolean,
+  invocation: Invocation,
+  spec: PaginationSpec,
+  maxGroups: number,
+): string | undefined {
+  if (end.bound !== undefined)
+    return `The scan stopped ${end.bound} after ${end.scanned} items: counts cover only those. Narrow it with ${narrowingInputs(invocation, spec)}.`;
+  return tooMany ? tooManyGroups(maxGroups) : undefined;
+}
 
 function tooManyGroups(maxGroups: number): string {
   return `More than ${maxGroups} groups (aggregate.maxGroups): only the largest are kept, and their counts may be low.`;

@@ -1,6 +1,6 @@
 import { aggregateBounds } from "../builder/aggregate-input.js";
 import { describe, OptionChecker, TEXT_FORMATS } from "../builder/check-options.js";
-import type { StreamChunkOptions } from "../metadata/definitions.js";
+import type { StreamChunkOptions, TextFormat } from "../metadata/definitions.js";
 import type { CapabilityTarget } from "../pipeline/capability.js";
 import type { PaginatedOptions } from "./paginated-options.js";
 import type { PaginationSpec, StreamChunkSpec } from "./pagination-spec.js";
@@ -35,13 +35,45 @@ export function checkPaginated(recorded: PaginatedRecord, target: CapabilityTarg
   return spec;
 }
 
-/** Fills defaults and checks the options, naming `where` in any error. */
+/**
+ * Fills defaults and checks the options, naming `where` in any error. Start-up reports the
+ * first bad option, so the order of the checks below is the order of its errors.
+ */
 export function resolvePaginationSpec(
   where: string,
   stableKey: readonly string[],
   declared: PaginatedOptions | undefined,
 ): PaginationSpec {
   const check = new OptionChecker(where, "@Paginated");
+  checkStableKey(check, stableKey);
+  const options = check.knownKeys(declared, PAGINATED_OPTIONS) as PaginatedOptions;
+  const { limit, maxLimit } = pageLimits(check, options);
+  const order =
+    options.order === undefined ? "asc" : check.oneOf("`order`", options.order, ["asc", "desc"] as const);
+  const { fields, defaultFields } = selectableFields(check, options);
+  const stream = streamOptions(check, options.stream);
+  const as = answerShape(check, options);
+  const adaptive = checkAdaptive(check, options.adaptive, limit, maxLimit, options.maxLimit !== undefined);
+  const text = options.text === undefined ? undefined : check.oneOf("`text`", options.text, TEXT_FORMATS);
+  checkLine(check, options.line, as, text);
+  return {
+    stableKey: [...stableKey],
+    limit,
+    maxLimit,
+    order,
+    fields,
+    defaultFields,
+    as,
+    link: options.link,
+    stream: stream && streamSpec(check, stream as StreamChunkOptions),
+    adaptive,
+    text,
+    line: options.line,
+    aggregate: aggregateBounds(check, options.aggregate),
+  };
+}
+
+function checkStableKey(check: OptionChecker, stableKey: readonly string[]): void {
   const keyFix = 'pass a unique field, e.g. @Paginated("id") or @Paginated(["updatedAt", "slug"])';
   if (!Array.isArray(stableKey) || stableKey.length === 0) {
     check.fail(`needs a stable key of one field or more, not ${describe(stableKey)}`, keyFix);
@@ -50,7 +82,10 @@ export function resolvePaginationSpec(
   if (badKey !== undefined) {
     check.fail(`needs non-empty field names in its stable key, not ${describe(badKey)}`, keyFix);
   }
-  const options = check.knownKeys(declared, PAGINATED_OPTIONS) as PaginatedOptions;
+}
+
+/** `limit` (20 unless given) and `maxLimit` (at least 100 unless given), which may not be below it. */
+function pageLimits(check: OptionChecker, options: PaginatedOptions): { limit: number; maxLimit: number } {
   const limit =
     options.limit === undefined ? 20 : check.positiveInteger("`limit`", options.limit, "limit: 20");
   const maxLimit =
@@ -63,8 +98,14 @@ export function resolvePaginationSpec(
       `raise \`maxLimit\` to ${limit} or more, or lower \`limit\``,
     );
   }
-  const order =
-    options.order === undefined ? "asc" : check.oneOf("`order`", options.order, ["asc", "desc"] as const);
+  return { limit, maxLimit };
+}
+
+/** `fields` a client may select, and `defaultFields`, which must be among them. */
+function selectableFields(
+  check: OptionChecker,
+  options: PaginatedOptions,
+): { fields: string[] | undefined; defaultFields: string[] | undefined } {
   const fields = fieldList(check, "`fields`", options.fields);
   if (fields?.length === 0)
     check.fail("`fields` is empty", "list the fields a client may select, or drop the option");
@@ -82,17 +123,29 @@ export function resolvePaginationSpec(
       `add "${unknown}" to \`fields\`, or remove it from \`defaultFields\``,
     );
   }
-  const stream =
-    options.stream === undefined ? undefined : check.knownKeys(options.stream, STREAM_OPTIONS, "`stream`");
+  return { fields, defaultFields };
+}
+
+/**
+ * `stream`'s keys, and its `window` and `maxBytes`. Its timings are checked apart
+ * (`streamSpec`, as the spec is made), after `line`: the order of start-up's errors.
+ */
+function streamOptions(check: OptionChecker, value: unknown) {
+  const stream = value === undefined ? undefined : check.knownKeys(value, STREAM_OPTIONS, "`stream`");
   for (const name of ["window", "maxBytes"] as const) {
-    const value = stream?.[name];
-    if (value !== undefined && (typeof value !== "number" || !Number.isSafeInteger(value) || value <= 0)) {
+    const size = stream?.[name];
+    if (size !== undefined && (typeof size !== "number" || !Number.isSafeInteger(size) || size <= 0)) {
       check.fail(
-        `\`stream.${name}\` must be a positive whole number, not ${describe(value)}`,
+        `\`stream.${name}\` must be a positive whole number, not ${describe(size)}`,
         `e.g. stream: { ${name}: ${name === "window" ? "60_000" : "65_536"} }`,
       );
     }
   }
+  return stream;
+}
+
+/** `as`: pages of the items, or of links to them, each made by the `link` function that needs. */
+function answerShape(check: OptionChecker, options: PaginatedOptions): "items" | "links" {
   const as =
     options.as === undefined ? "items" : check.oneOf("`as`", options.as, ["items", "links"] as const);
   if (as === "links" && typeof options.link !== "function") {
@@ -104,41 +157,34 @@ export function resolvePaginationSpec(
   if (as === "items" && options.link !== undefined) {
     check.fail('has `link` without `as: "links"`', 'add as: "links", or drop `link`');
   }
-  const adaptive = checkAdaptive(check, options.adaptive, limit, maxLimit, options.maxLimit !== undefined);
-  const text = options.text === undefined ? undefined : check.oneOf("`text`", options.text, TEXT_FORMATS);
-  if (options.line !== undefined && typeof options.line !== "function") {
+  return as;
+}
+
+/** `line`: a function, for pages whose text is lines of items (neither links nor JSON). */
+function checkLine(
+  check: OptionChecker,
+  line: unknown,
+  as: "items" | "links",
+  text: TextFormat | undefined,
+): void {
+  if (line !== undefined && typeof line !== "function") {
     check.fail(
-      `\`line\` must be a function of an item returning its line of text, not ${describe(options.line)}`,
+      `\`line\` must be a function of an item returning its line of text, not ${describe(line)}`,
       'e.g. line: (entry) => entry.at + " " + entry.message',
     );
   }
-  if (options.line && as === "links") {
+  if (line && as === "links") {
     check.fail(
       'has both `line` and `as: "links"`: a page of links has no items in its text',
       'drop `line`, or drop `as: "links"` and `link`',
     );
   }
-  if (options.line && text === "json") {
+  if (line && text === "json") {
     check.fail(
       'has both `line` and `text: "json"`: its text would be either lines or JSON',
       'drop `text: "json"` to answer lines, or drop `line` to answer JSON',
     );
   }
-  return {
-    stableKey: [...stableKey],
-    limit,
-    maxLimit,
-    order,
-    fields,
-    defaultFields,
-    as,
-    link: options.link,
-    stream: stream && streamSpec(check, stream as StreamChunkOptions),
-    adaptive,
-    text,
-    line: options.line,
-    aggregate: aggregateBounds(check, options.aggregate),
-  };
 }
 
 /** `adaptive`: a boolean, and room to grow (`maxLimit` above `limit`) when true. */

@@ -2,7 +2,7 @@ import type { Clock } from "../clock/clock.js";
 import { canonicalJson } from "../common/canonical-json.js";
 import { invalidParams } from "../errors/protocol-errors.js";
 import type { CapabilityOperation, CapabilityStageFunction, OperationKind } from "../pipeline/capability.js";
-import { invocationOf, type Stage } from "../pipeline/invocation.js";
+import { type Invocation, invocationOf, type Stage } from "../pipeline/invocation.js";
 import { toolError } from "../results/tool-error.js";
 import { adaptiveLimit, FIRST_PAGE, readProgress, type WalkProgress } from "./adaptive-pages.js";
 import { type CursorBinding, type CursorCodec, CursorError } from "./cursor-codec.js";
@@ -59,45 +59,18 @@ function decoder(
       principal: owner.startsWith("principal:") ? owner : null,
     };
     const tail = spec.stream?.window === undefined ? undefined : tailKey(owner, operation, rest);
-    let opened: {
-      after: Record<string, KeyValue> | null;
-      window: StreamWindow | undefined;
-      progress: WalkProgress | undefined;
-    };
+    let opened: OpenedPage;
     try {
-      if (typeof cursor === "string") {
-        opened = openCursor(cursors, cursor, binding, spec);
-      } else {
-        opened = firstPage(rest, spec, clock.now());
-        const resumed = tail === undefined ? undefined : resumedWalk(tails, tail, rest.since);
-        if (resumed) {
-          // A tail poll: the walk goes on, as through a cursor.
-          CONTINUATION.set(invocation.outcome, true);
-          if (spec.adaptive) opened.progress = resumed;
-        }
-      }
+      opened =
+        typeof cursor === "string"
+          ? openCursor(cursors, cursor, binding, spec)
+          : firstPage(invocation, rest, spec, clock.now(), tails, tail);
     } catch (error) {
-      if (error instanceof CursorError)
-        return refuse(
-          kind,
-          `Invalid cursor: ${error.message}. Call ${operation} again without \`cursor\` to start from the first page.`,
-        );
-      if (error instanceof BoundError)
-        return refuse(kind, `Invalid arguments for ${operation}: ${error.message}.`);
-      throw error;
+      return refuseOpening(kind, operation, error);
     }
-    // A limit the client passes is that page's size; only a page left to the server grows.
-    const size =
-      newest !== undefined
-        ? newest
-        : typeof limit === "number"
-          ? limit
-          : opened.progress
-            ? adaptiveLimit(opened.progress, spec.limit, spec.maxLimit)
-            : spec.limit;
     const page = {
       after: opened.after,
-      limit: Math.min(size, spec.maxLimit),
+      limit: Math.min(pageSize(spec, newest, limit, opened.progress), spec.maxLimit),
       fields: spec.fields
         ? ((fields as string[] | undefined) ?? spec.defaultFields ?? spec.fields)
         : undefined,
@@ -110,12 +83,7 @@ function decoder(
       tail,
       newest,
     });
-    // What decides this page besides the input: the cache keys by it. Under `adaptive`, the
-    // page's nextCursor carries the page count too, so a cached page serves the same count.
-    invocation.identity.push(page.after, page.limit, page.fields ?? null, opened.window ?? null);
-    if (opened.progress) invocation.identity.push(opened.progress.pagesBefore);
-    // `tail` and `aggregate` reach the handler through ctx, not its input: the cache keys by them here.
-    invocation.identity.push(newest ?? null, rest.aggregate ?? null);
+    keyCacheByPage(invocation, page, opened, newest, rest.aggregate);
     PAGE.set(invocation, {
       ...page,
       cursor: typeof cursor === "string" ? cursor : null,
@@ -124,10 +92,66 @@ function decoder(
     });
     if (rest.aggregate !== undefined) AGGREGATE.set(invocation, rest.aggregate as AggregateRequest);
     // The handler gets its own arguments; the page (and a stream's range) arrive through ctx.page.
-    const { since: _since, until: _until, tail: _tail, aggregate: _aggregate, ...own } = rest;
-    invocation.input = spec.stream ? own : withoutAggregate(rest);
+    invocation.input = spec.stream ? withoutRange(rest) : withoutAggregate(rest);
     return next();
   };
+}
+
+/** Where a page starts, the stream range it reads, and how far an adaptive walk has come. */
+interface OpenedPage {
+  after: Record<string, KeyValue> | null;
+  window: StreamWindow | undefined;
+  progress: WalkProgress | undefined;
+}
+
+/** A bad cursor or range, refused with what to do; anything else is not the client's to fix. */
+function refuseOpening(kind: OperationKind, operation: string, error: unknown) {
+  if (error instanceof CursorError)
+    return refuse(
+      kind,
+      `Invalid cursor: ${error.message}. Call ${operation} again without \`cursor\` to start from the first page.`,
+    );
+  if (error instanceof BoundError)
+    return refuse(kind, `Invalid arguments for ${operation}: ${error.message}.`);
+  throw error;
+}
+
+/**
+ * The page's size: `tail: N`'s N, else the client's `limit` (that page's size), else the
+ * spec's, grown under `adaptive` (only a page left to the server grows); `maxLimit` caps it.
+ */
+function pageSize(
+  spec: PaginationSpec,
+  newest: number | undefined,
+  limit: unknown,
+  progress: WalkProgress | undefined,
+): number {
+  if (newest !== undefined) return newest;
+  if (typeof limit === "number") return limit;
+  return progress ? adaptiveLimit(progress, spec.limit, spec.maxLimit) : spec.limit;
+}
+
+/**
+ * What decides this page besides the input: the cache keys by it. Under `adaptive`, the
+ * page's nextCursor carries the page count too, so a cached page serves the same count.
+ * `tail` and `aggregate` reach the handler through ctx, not its input: the cache keys by them here.
+ */
+function keyCacheByPage(
+  invocation: Invocation,
+  page: { after: unknown; limit: number; fields: unknown },
+  opened: OpenedPage,
+  newest: number | undefined,
+  aggregate: unknown,
+): void {
+  invocation.identity.push(page.after, page.limit, page.fields ?? null, opened.window ?? null);
+  if (opened.progress) invocation.identity.push(opened.progress.pagesBefore);
+  invocation.identity.push(newest ?? null, aggregate ?? null);
+}
+
+/** A stream's input without its range, `tail` and `aggregate`: the handler's own arguments. */
+function withoutRange(input: Record<string, unknown>): Record<string, unknown> {
+  const { since: _since, until: _until, tail: _tail, aggregate: _aggregate, ...own } = input;
+  return own;
 }
 
 /** The input without `aggregate` (a plain page's own arguments). */
@@ -156,8 +180,7 @@ function refusedCombination(input: Record<string, unknown>, cursor: unknown, ope
 
 /** The tail a call follows: its owner, operation and input without the range (nor `cursor`, `limit`, `fields`, `tail`, `aggregate`). */
 function tailKey(owner: string, operation: string, input: Record<string, unknown>): TailKey {
-  const { since: _since, until: _until, tail: _tail, aggregate: _aggregate, ...own } = input;
-  return tailOf(owner, operation, canonicalJson(own));
+  return tailOf(owner, operation, canonicalJson(withoutRange(input)));
 }
 
 /** The walk a first page goes on with, when its `since` is where this tail's last answer ended. */
@@ -166,15 +189,38 @@ function resumedWalk(tails: TailPolls, tail: TailKey, since: unknown): WalkProgr
   return bound === null ? undefined : tails.resumed(tail, bound);
 }
 
-function openCursor(cursors: CursorCodec, cursor: string, binding: CursorBinding, spec: PaginationSpec) {
+function openCursor(
+  cursors: CursorCodec,
+  cursor: string,
+  binding: CursorBinding,
+  spec: PaginationSpec,
+): OpenedPage {
   const { after, state } = cursors.open(cursor, binding);
   const window = spec.stream ? { since: asBound(state.s), until: asBound(state.u) } : undefined;
   return { after, window, progress: spec.adaptive ? readProgress(state, spec.limit) : undefined };
 }
 
-function firstPage(input: Record<string, unknown>, spec: PaginationSpec, now: number) {
+/**
+ * A first page: the stream range it asks for (checked), and, for a time window whose
+ * `since` is where this tail's last answer ended, the walk it goes on with (a tail poll,
+ * reported as a continuation, as through a cursor).
+ */
+function firstPage(
+  invocation: Invocation,
+  input: Record<string, unknown>,
+  spec: PaginationSpec,
+  now: number,
+  tails: TailPolls,
+  tail: TailKey | undefined,
+): OpenedPage {
   const window = spec.stream ? resolveWindow(input.since, input.until, spec.stream, now) : undefined;
-  return { after: null, window, progress: spec.adaptive ? FIRST_PAGE : undefined };
+  const opened: OpenedPage = { after: null, window, progress: spec.adaptive ? FIRST_PAGE : undefined };
+  const resumed = tail === undefined ? undefined : resumedWalk(tails, tail, input.since);
+  if (resumed) {
+    CONTINUATION.set(invocation.outcome, true);
+    if (spec.adaptive) opened.progress = resumed;
+  }
+  return opened;
 }
 
 function asBound(value: KeyValue | undefined): number | Date | null {

@@ -1,7 +1,4 @@
-// Over 300 lines: one byte source over HTTP ranges, whose closure holds the state its reads share (the
-// cached body, its validators, the fallback to one whole read); the helpers below it are short.
 import { createHash } from "node:crypto";
-import { itemAt } from "../common/guards.js";
 import type { ByteSource } from "./byte-chunks.js";
 import {
   type BodyValidators,
@@ -10,6 +7,14 @@ import {
   isOtherVersion,
   sharedHttpBodyCache,
 } from "./http-body-cache.js";
+import {
+  bodyVersion,
+  contentRange,
+  discard,
+  readWholeBody,
+  validatorsOf,
+  validatorVersion,
+} from "./http-responses.js";
 
 /** Options of `httpByteSource`. */
 export interface HttpByteSourceOptions {
@@ -61,127 +66,188 @@ let lastFetchId = 0;
  * ```
  */
 export function httpByteSource(url: string, options: HttpByteSourceOptions = {}): ByteSource {
-  const doFetch = options.fetch ?? fetch;
-  const cache = options.cache === false ? undefined : (options.cache ?? sharedHttpBodyCache);
-  const maxFullBytes = options.maxFullBytes ?? cache?.maxEntryBytes ?? sharedHttpBodyCache.maxEntryBytes;
-  if (!Number.isSafeInteger(maxFullBytes) || maxFullBytes < 1) {
-    throw new RangeError(`httpByteSource: maxFullBytes must be a whole number >= 1 (got ${maxFullBytes})`);
-  }
-  const key = cacheKey(url, options);
-  /** This source's body, once the server is known to ignore or refuse `Range`. */
-  let whole: CachedBody | undefined;
-  /** The server answered a `Range` request of this source with 206. */
-  let ranged = false;
-  let knownSize: number | undefined;
-  /** The validators of the last ranged answer (206, 416) this source had: its version. */
-  let rangedValidators: BodyValidators | undefined;
-
-  const get = (extra: Record<string, string> = {}) =>
-    doFetch(url, { headers: { ...options.headers, ...extra } });
-
-  const share = (load: () => Promise<CachedBody | undefined>) => (cache ? cache.load(key, load) : load());
-
-  /** The whole body from a 200 response, bounded by `maxFullBytes`; a failure keeps nothing. */
-  const readBody = async (response: Response): Promise<CachedBody> => {
-    const validators = validatorsOf(response);
-    const declared = Number(response.headers.get("content-length") ?? Number.NaN);
-    if (declared > maxFullBytes) {
-      await discard(response);
-      throw tooLarge(url, `${declared} bytes`, maxFullBytes);
-    }
-    const parts: Uint8Array[] = [];
-    let total = 0;
-    const reader = response.body?.getReader();
-    for (;;) {
-      const next = await reader?.read();
-      if (!next || next.done) break;
-      total += next.value.byteLength;
-      if (total > maxFullBytes) {
-        await reader?.cancel();
-        throw tooLarge(url, `more than ${maxFullBytes} bytes`, maxFullBytes);
-      }
-      parts.push(next.value);
-    }
-    return { bytes: concat(parts, total), ...validators };
+  const source = new HttpRangeSource(url, options);
+  // A plain object of functions, as ever: a caller may pass `read` alone or spread the source.
+  return {
+    size: () => source.size(),
+    read: (offset, length) => source.read(offset, length),
+    version: () => source.version(),
   };
+}
+
+/**
+ * One source's reads. A class because every step shares what the source learnt of the
+ * server: its whole body once it ignores or refuses `Range`, whether it serves ranges, the
+ * size and the validators of its last ranged answer.
+ */
+class HttpRangeSource {
+  private readonly doFetch: typeof fetch;
+  private readonly cache: HttpBodyCache | undefined;
+  private readonly maxFullBytes: number;
+  private readonly key: string;
+  /** This source's body, once the server is known to ignore or refuse `Range`. */
+  private whole: CachedBody | undefined;
+  /** The server answered a `Range` request of this source with 206. */
+  private ranged = false;
+  private knownSize: number | undefined;
+  /** The validators of the last ranged answer (206, 416) this source had: its version. */
+  private rangedValidators: BodyValidators | undefined;
+
+  constructor(
+    private readonly url: string,
+    private readonly options: HttpByteSourceOptions,
+  ) {
+    this.doFetch = options.fetch ?? fetch;
+    this.cache = options.cache === false ? undefined : (options.cache ?? sharedHttpBodyCache);
+    const maxFullBytes =
+      options.maxFullBytes ?? this.cache?.maxEntryBytes ?? sharedHttpBodyCache.maxEntryBytes;
+    if (!Number.isSafeInteger(maxFullBytes) || maxFullBytes < 1) {
+      throw new RangeError(`httpByteSource: maxFullBytes must be a whole number >= 1 (got ${maxFullBytes})`);
+    }
+    this.maxFullBytes = maxFullBytes;
+    this.key = cacheKey(url, options);
+  }
+
+  async size(): Promise<number> {
+    if (this.knownSize === undefined) await this.read(0, 1);
+    if (this.knownSize === undefined) throw new Error(`GET ${this.url} did not say how large the content is`);
+    return this.knownSize;
+  }
+
+  async version(): Promise<string | undefined> {
+    if (this.knownSize === undefined) await this.read(0, 1);
+    return this.whole ? bodyVersion(this.whole) : validatorVersion(this.rangedValidators);
+  }
+
+  async read(offset: number, length: number): Promise<Uint8Array> {
+    if (!this.whole && !this.ranged) {
+      const kept = await this.keptBody();
+      if (kept) this.use(kept);
+    }
+    if (this.whole) return this.whole.bytes.subarray(offset, offset + length);
+    if (this.ranged) {
+      const answer = await this.answerTo(await this.get(rangeHeader(offset, length)), offset, length);
+      if ("part" in answer) return answer.part;
+      // The server stopped serving ranges.
+      this.ranged = false;
+      if (this.cache) this.cache.set(this.key, answer.body);
+      this.use(answer.body);
+      return answer.body.bytes.subarray(offset, offset + length);
+    }
+    return this.firstRead(offset, length);
+  }
+
+  /** First contact: one request for every source of this URL until its answer is known. */
+  private async firstRead(offset: number, length: number): Promise<Uint8Array> {
+    let mine: Uint8Array | undefined;
+    const body = await this.share(async () => {
+      const answer = await this.answerTo(await this.get(rangeHeader(offset, length)), offset, length);
+      if ("body" in answer) return answer.body;
+      mine = answer.part;
+      return undefined;
+    });
+    if (body) {
+      this.use(body);
+      return body.bytes.subarray(offset, offset + length);
+    }
+    this.ranged = true;
+    // Another source's request found the server serving ranges: ask for this range.
+    return mine ?? this.read(offset, length);
+  }
+
+  private use(body: CachedBody): void {
+    this.whole = body;
+    this.knownSize = body.bytes.byteLength;
+  }
+
+  private get(extra: Record<string, string> = {}): Promise<Response> {
+    return this.doFetch(this.url, { headers: { ...this.options.headers, ...extra } });
+  }
+
+  private share(load: () => Promise<CachedBody | undefined>): Promise<CachedBody | undefined> {
+    return this.cache ? this.cache.load(this.key, load) : load();
+  }
+
+  private readBody(response: Response): Promise<CachedBody> {
+    return readWholeBody(response, this.url, this.maxFullBytes);
+  }
 
   /** The whole body by a plain GET (no `Range`). */
-  const download = async (): Promise<CachedBody> => {
-    const response = await get();
+  private async download(): Promise<CachedBody> {
+    const response = await this.get();
     if (response.status !== 200) {
       await discard(response);
-      throw new Error(`GET ${url} answered ${response.status}`);
+      throw new Error(`GET ${this.url} answered ${response.status}`);
     }
-    return readBody(response);
-  };
+    return this.readBody(response);
+  }
 
   /** Shares the body of a 200 `response` through the cache, dropping the response when another download is shared instead. */
-  const shareBody = async (response: Response): Promise<CachedBody | undefined> => {
+  private async shareBody(response: Response): Promise<CachedBody | undefined> {
     let used = false;
-    const shared = share(() => {
+    const shared = this.share(() => {
       used = true;
-      return readBody(response);
+      return this.readBody(response);
     });
     if (!used) await discard(response);
     return shared;
-  };
+  }
 
   /**
    * What a response to a `Range` request gives: the range's bytes (206, or 416 on an
    * empty resource), or the whole body (the server ignored `Range`, or refused it and a
    * plain GET followed).
    */
-  const answerTo = async (
+  private async answerTo(
     response: Response,
     offset: number,
     length: number,
-  ): Promise<{ part: Uint8Array } | { body: CachedBody }> => {
-    if (response.ok) cache?.revoke(key, validatorsOf(response));
-    if (response.status === 206 || response.status === 416) rangedValidators = validatorsOf(response);
+  ): Promise<{ part: Uint8Array } | { body: CachedBody }> {
+    if (response.ok) this.cache?.revoke(this.key, validatorsOf(response));
+    if (response.status === 206 || response.status === 416) this.rangedValidators = validatorsOf(response);
     if (response.status === 206) {
       const range = contentRange(response);
       if (range?.total === undefined) {
         // Without a total the size stays unknown: read the whole body instead.
         await discard(response);
-        return { body: await download() };
+        return { body: await this.download() };
       }
       if (range.start !== offset) {
         await discard(response);
-        throw new Error(`GET ${url} answered bytes from ${range.start} to a Range request from ${offset}`);
+        throw new Error(
+          `GET ${this.url} answered bytes from ${range.start} to a Range request from ${offset}`,
+        );
       }
-      knownSize = range.total;
+      this.knownSize = range.total;
       const part = new Uint8Array(await response.arrayBuffer());
       return { part: part.byteLength > length ? part.subarray(0, length) : part };
     }
-    if (response.status === 200) return { body: await readBody(response) };
+    if (response.status === 200) return { body: await this.readBody(response) };
     await discard(response);
     if (response.status === 416) {
       const total = contentRange(response)?.total;
       if (total !== undefined) {
-        knownSize = total;
+        this.knownSize = total;
         return { part: new Uint8Array(0) };
       }
     }
     if (NOT_ABOUT_RANGE.has(response.status) || response.status < 400) {
-      throw new Error(`GET ${url} with Range answered ${response.status}`);
+      throw new Error(`GET ${this.url} with Range answered ${response.status}`);
     }
     // 501, 400, 405, 500…: the server refuses ranges; one plain download instead.
-    return { body: await download() };
-  };
-
-  const rangeHeader = (offset: number, length: number) => ({
-    range: `bytes=${offset}-${offset + length - 1}`,
-  });
+    return { body: await this.download() };
+  }
 
   /** A kept body, checked once by this source when it has validators. */
-  const keptBody = async (): Promise<CachedBody | undefined> => {
+  private async keptBody(): Promise<CachedBody | undefined> {
+    const { cache, key } = this;
     const kept = cache?.get(key);
     if (!cache || !kept) return undefined;
     if (kept.etag === undefined && kept.lastModified === undefined) return kept;
     const conditions: Record<string, string> = {};
     if (kept.etag !== undefined) conditions["if-none-match"] = kept.etag;
     if (kept.lastModified !== undefined) conditions["if-modified-since"] = kept.lastModified;
-    const response = await get(conditions);
+    const response = await this.get(conditions);
     if (response.status === 304) {
       await discard(response);
       return kept;
@@ -189,7 +255,7 @@ export function httpByteSource(url: string, options: HttpByteSourceOptions = {})
     if (response.status !== 200) {
       await discard(response);
       if (response.status === 404 || response.status === 410) cache.delete(key, kept);
-      throw new Error(`GET ${url} answered ${response.status}`);
+      throw new Error(`GET ${this.url} answered ${response.status}`);
     }
     const seen = validatorsOf(response);
     if ((seen.etag ?? seen.lastModified) !== undefined && !isOtherVersion(kept, seen)) {
@@ -198,80 +264,12 @@ export function httpByteSource(url: string, options: HttpByteSourceOptions = {})
       return kept;
     }
     cache.delete(key, kept);
-    return shareBody(response);
-  };
-
-  const use = (body: CachedBody) => {
-    whole = body;
-    knownSize = body.bytes.byteLength;
-  };
-
-  const bytesAt = async (offset: number, length: number): Promise<Uint8Array> => {
-    if (!whole && !ranged) {
-      const kept = await keptBody();
-      if (kept) use(kept);
-    }
-    if (whole) return whole.bytes.subarray(offset, offset + length);
-    if (ranged) {
-      const answer = await answerTo(await get(rangeHeader(offset, length)), offset, length);
-      if ("part" in answer) return answer.part;
-      // The server stopped serving ranges.
-      ranged = false;
-      if (cache) cache.set(key, answer.body);
-      use(answer.body);
-      return answer.body.bytes.subarray(offset, offset + length);
-    }
-    // First contact: one request for every source of this URL until its answer is known.
-    let mine: Uint8Array | undefined;
-    const body = await share(async () => {
-      const answer = await answerTo(await get(rangeHeader(offset, length)), offset, length);
-      if ("body" in answer) return answer.body;
-      mine = answer.part;
-      return undefined;
-    });
-    if (body) {
-      use(body);
-      return body.bytes.subarray(offset, offset + length);
-    }
-    ranged = true;
-    // Another source's request found the server serving ranges: ask for this range.
-    return mine ?? bytesAt(offset, length);
-  };
-
-  return {
-    async size() {
-      if (knownSize === undefined) await bytesAt(0, 1);
-      if (knownSize === undefined) throw new Error(`GET ${url} did not say how large the content is`);
-      return knownSize;
-    },
-    read: bytesAt,
-    async version() {
-      if (knownSize === undefined) await bytesAt(0, 1);
-      return whole ? bodyVersion(whole) : validatorVersion(rangedValidators);
-    },
-  };
-}
-
-/** What a version is called by the server: its `ETag`, else its `Last-Modified`. */
-function validatorVersion(validators: BodyValidators | undefined): string | undefined {
-  if (validators?.etag !== undefined) return validators.etag;
-  if (validators?.lastModified !== undefined) return `last-modified:${validators.lastModified}`;
-  return undefined;
-}
-
-/** Digests of bodies without validators, made once per body however many sources read it. */
-const bodyDigests = new WeakMap<Uint8Array, string>();
-
-/** A whole body's version: its validators, else a digest of its bytes (132 bits of SHA-256). */
-function bodyVersion(body: CachedBody): string {
-  const named = validatorVersion(body);
-  if (named !== undefined) return named;
-  let digest = bodyDigests.get(body.bytes);
-  if (digest === undefined) {
-    digest = `sha256:${createHash("sha256").update(body.bytes).digest("base64url").slice(0, 22)}`;
-    bodyDigests.set(body.bytes, digest);
+    return this.shareBody(response);
   }
-  return digest;
+}
+
+function rangeHeader(offset: number, length: number): Record<string, string> {
+  return { range: `bytes=${offset}-${offset + length - 1}` };
 }
 
 /** URL, plus a digest of the request headers and of a custom fetch's identity: who may share a body. */
@@ -289,43 +287,4 @@ function cacheKey(url: string, options: HttpByteSourceOptions): string {
     .update(JSON.stringify([headers, fetchId]))
     .digest("base64url");
   return `${url}#${digest}`;
-}
-
-function validatorsOf(response: Response): BodyValidators {
-  const etag = response.headers.get("etag") ?? undefined;
-  const lastModified = response.headers.get("last-modified") ?? undefined;
-  return { ...(etag !== undefined && { etag }), ...(lastModified !== undefined && { lastModified }) };
-}
-
-/** `Content-Range: bytes 0-99/1234` (or `bytes *\/1234` on a 416). */
-function contentRange(response: Response): { start?: number; total?: number } | undefined {
-  const match = /^bytes\s+(?:(\d+)-\d+|\*)\/(\d+|\*)\s*$/i.exec(response.headers.get("content-range") ?? "");
-  if (!match) return undefined;
-  return {
-    ...(match[1] !== undefined && { start: Number(match[1]) }),
-    ...(match[2] !== "*" && { total: Number(match[2]) }),
-  };
-}
-
-/** Frees a response's connection without reading its body. */
-async function discard(response: Response): Promise<void> {
-  await response.body?.cancel().catch(() => undefined);
-}
-
-function concat(parts: Uint8Array[], total: number): Uint8Array {
-  if (parts.length === 1) return itemAt(parts, 0);
-  const bytes = new Uint8Array(total);
-  let at = 0;
-  for (const part of parts) {
-    bytes.set(part, at);
-    at += part.byteLength;
-  }
-  return bytes;
-}
-
-function tooLarge(url: string, size: string, maxFullBytes: number): Error {
-  return new Error(
-    `${url} does not serve byte ranges, and its body (${size}) is larger than maxFullBytes (${maxFullBytes}): ` +
-      "raise httpByteSource's maxFullBytes (and the body cache's maxEntryBytes, so calls share it) or serve the file with Range support",
-  );
 }

@@ -1,8 +1,5 @@
-// Over 300 lines: the paginate stage and the helpers only it uses (a page's cursor state, a stream chunk's
-// description and text); each helper is short, and splitting them out would only export them for one caller.
 import type { Clock } from "../clock/clock.js";
 import { fieldOf, itemAt } from "../common/guards.js";
-import type { PageLink } from "../metadata/definitions.js";
 import type { CapabilityOperation, CapabilityStageFunction } from "../pipeline/capability.js";
 import { type Invocation, invocationOf, type Stage } from "../pipeline/invocation.js";
 import { isErrorResult } from "../pipeline/outcomes.js";
@@ -10,16 +7,20 @@ import { jsonReplacer } from "../results/shape-tool-result.js";
 import { toolError } from "../results/tool-error.js";
 import { progressState } from "./adaptive-pages.js";
 import { aggregateAnswer, aggregateLimits } from "./aggregate-walk.js";
+import { chunkDescriber, chunkEnd, chunkTextLeavesOut } from "./chunk-description.js";
 import { type CollectedRows, rowsFromArray, rowsFromIterable, rowsFromTrustedArray } from "./collect-rows.js";
+import type { CursorCodec } from "./cursor-codec.js";
 import type { KeyValue } from "./cursor-values.js";
 import { isIterable, pushedDown, withTotal } from "./handler-value.js";
-import { Page, type PageDescriber } from "./page.js";
+import { itemLines, itemLinks } from "./item-links.js";
+import { Page } from "./page.js";
 import { AGGREGATE, PAGE_READ } from "./page-context.js";
 import { PAGE_REQUEST, type PageRequest } from "./page-request.js";
 import type { PaginationSpec } from "./pagination-spec.js";
 import type { PaginationStageDeps } from "./pagination-stage-deps.js";
 import { sizeOnly } from "./size-only.js";
 import type { KeySpec } from "./stable-key.js";
+import type { TailKey, TailPolls } from "./tail-polls.js";
 import { readTail } from "./tail-read.js";
 
 /**
@@ -52,75 +53,7 @@ function paginator(
 ): Stage {
   const keySpec: KeySpec = { fields: spec.stableKey, order: spec.order };
   const limits = aggregateLimits(spec, appBounds);
-  /** The page of `rows`: fields selected, held to `maxBytes`, its stream range described, links or lines made. */
-  const pageOf = (
-    invocation: Invocation,
-    request: PageRequest,
-    rows: CollectedRows,
-    total: number | undefined,
-  ): Page => {
-    const { fields } = request;
-    let items = fields ? rows.items.map((item) => pick(item, fields)) : rows.items;
-    let { keys, hasMore } = rows;
-    if (rows.cutShort) {
-      // What a live source had yielded by the deadline: another read may find more.
-      invocation.outcome.keepable = false;
-      // A descending walk that gave up goes on from its last item, through the cursor.
-      if (spec.order === "desc" && keys.length > 0) hasMore = true;
-    }
-    const maxBytes = spec.stream?.maxBytes;
-    if (maxBytes !== undefined) {
-      const fit = prefixWithin(items, maxBytes);
-      if (fit < items.length) {
-        items = items.slice(0, fit);
-        keys = keys.slice(0, fit);
-        hasMore = true;
-      }
-    }
-    const makeCursor = (key: Record<string, KeyValue>, returned: number) =>
-      cursors.encode(key, request.binding, cursorState(spec, request, returned));
-    const cutShort = rows.cutShort === true;
-    const chunk = spec.stream ? describeChunk(spec, request, cutShort) : undefined;
-    // A tail of sequence numbers has no `until` to poll on from: its last item is where it ended.
-    const describe: PageDescriber | undefined =
-      chunk && request.newest !== undefined && request.window?.until === null
-        ? (keys, more) => {
-            const described = chunk(keys, more);
-            return more || described.last === null ? described : { ...described, nextSince: described.last };
-          }
-        : chunk;
-    if (request.tail !== undefined && !hasMore && request.window?.until != null) {
-      // The window is done: a poll from this chunk's nextSince goes on with this walk. (A
-      // budget that shrinks the chunk takes its nextSince away; the chunk that ends the
-      // window then tells this again, with its own count.)
-      const last = keys[keys.length - 1]?.[itemAt(spec.stableKey, 0)] ?? null;
-      const pagesBefore = (request.progress?.pagesBefore ?? 0) + 1;
-      tails.handedOut(request.tail, chunkEnd(spec, request, cutShort, last), {
-        pagesBefore,
-        lastCount: items.length,
-      });
-    }
-    // A link is made from the item as the handler returned it (its URI may need fields a selection leaves out).
-    const link = spec.link;
-    const links = link
-      ? rows.items.slice(0, items.length).map((item) => checkedLink(link, item, where))
-      : undefined;
-    // A line too, so it may show what a selection of fields leaves out of the items.
-    const line = spec.line;
-    const lines = line
-      ? rows.items.slice(0, items.length).map((item) => checkedLine(line, item, where))
-      : undefined;
-    const textLeavesOut = chunk
-      ? chunkTextLeavesOut(describe ?? chunk, spec, request, links === undefined)
-      : undefined;
-    return new Page(links ?? items, keys, hasMore, makeCursor, {
-      ...(describe ? { describe } : {}),
-      ...(textLeavesOut ? { textLeavesOut } : {}),
-      ...(total === undefined ? {} : { total }),
-      ...(links ? { links: true } : {}),
-      ...(lines ? { lines } : {}),
-    });
-  };
+  const maker: PageMaker = { spec, where, cursors, tails };
   return async (invocation, next) => {
     const request = PAGE_REQUEST.get(invocation);
     if (AGGREGATE.find(invocation) !== undefined && kind === "tool")
@@ -143,35 +76,132 @@ function paginator(
           `tail: the stream holds more items than one scan reads, ${read.tooLarge}. Ask for a shorter range: pass an earlier until, or page it with since and until.`,
         );
       }
-      return pageOf(invocation, { ...request, window: read.window }, read.rows, undefined);
+      return pageOf(maker, invocation, { ...request, window: read.window }, read.rows, undefined);
     }
     const returned = await next();
     // A handler that answers with an isError result (e.g. `toolError("unknown site")`) is not paged.
     if (isErrorResult(returned)) return returned;
-    const { value, total } = withTotal(returned, where);
+    const handed = withTotal(returned, where);
     if (request.limit === 0 && invocation.definition.kind === "tool") {
       const json = invocation.definition.text === "json";
-      const pageRead = PAGE_READ.find(invocation) === true;
-      const offered = spec.aggregate !== false;
-      return sizeOnly(
-        { value, total, pageRead, window: request.window, aggregateOffered: offered, json },
-        keySpec,
-      );
+      return totalAlone(invocation, json, spec, request, keySpec, handed);
     }
+    const { value, total } = handed;
     let rows: CollectedRows;
-    if (Array.isArray(value)) {
-      rows = pushedDown(value, request, keySpec, PAGE_READ.find(invocation) === true)
-        ? rowsFromTrustedArray(value, request, keySpec)
-        : rowsFromArray(value, request, keySpec);
-    } else if (isIterable(value)) {
+    if (Array.isArray(value)) rows = arrayRows(invocation, request, keySpec, value);
+    else if (isIterable(value))
       rows = await rowsFromIterable(value, request, keySpec, readDeadline(spec, request, clock));
-    } else {
-      throw new Error(
-        `${where} is @Paginated, so it must return an array or an (async) iterable of items, not ${value === null ? "null" : typeof value}`,
-      );
-    }
-    return pageOf(invocation, request, rows, total);
+    else throw notPageable(where, value);
+    return pageOf(maker, invocation, request, rows, total);
   };
+}
+
+/** What making one operation's pages needs, fixed when the operation is built (not per call). */
+interface PageMaker {
+  readonly spec: PaginationSpec;
+  readonly where: string;
+  readonly cursors: CursorCodec;
+  readonly tails: TailPolls;
+}
+
+/** The page of `rows`: fields selected, held to `maxBytes`, its stream range described, links or lines made. */
+function pageOf(
+  { spec, where, cursors, tails }: PageMaker,
+  invocation: Invocation,
+  request: PageRequest,
+  rows: CollectedRows,
+  total: number | undefined,
+): Page {
+  const { fields } = request;
+  let items = fields ? rows.items.map((item) => pick(item, fields)) : rows.items;
+  let { keys, hasMore } = rows;
+  if (rows.cutShort) {
+    // What a live source had yielded by the deadline: another read may find more.
+    invocation.outcome.keepable = false;
+    // A descending walk that gave up goes on from its last item, through the cursor.
+    if (spec.order === "desc" && keys.length > 0) hasMore = true;
+  }
+  const maxBytes = spec.stream?.maxBytes;
+  const fit = maxBytes === undefined ? items.length : prefixWithin(items, maxBytes);
+  if (fit < items.length) {
+    items = items.slice(0, fit);
+    keys = keys.slice(0, fit);
+    hasMore = true;
+  }
+  const makeCursor = (key: Record<string, KeyValue>, returned: number) =>
+    cursors.encode(key, request.binding, cursorState(spec, request, returned));
+  const cutShort = rows.cutShort === true;
+  const describe = spec.stream ? chunkDescriber(spec, request, cutShort) : undefined;
+  if (request.tail !== undefined && !hasMore && request.window?.until != null)
+    tailWindowDone(tails, spec, request, request.tail, keys, items.length, cutShort);
+  // Links and lines are made from the items as the handler returned them: a link's URI, or a
+  // line, may need fields a selection leaves out.
+  const links = spec.link ? itemLinks(spec.link, rows.items, items.length, where) : undefined;
+  const lines = spec.line ? itemLines(spec.line, rows.items, items.length, where) : undefined;
+  const textLeavesOut = describe
+    ? chunkTextLeavesOut(describe, spec, request, links === undefined)
+    : undefined;
+  return new Page(links ?? items, keys, hasMore, makeCursor, {
+    ...(describe ? { describe } : {}),
+    ...(textLeavesOut ? { textLeavesOut } : {}),
+    ...(total === undefined ? {} : { total }),
+    ...(links ? { links: true } : {}),
+    ...(lines ? { lines } : {}),
+  });
+}
+
+/**
+ * A tail's window is done: a poll from this chunk's nextSince goes on with this walk. (A
+ * budget that shrinks the chunk takes its nextSince away; the chunk that ends the window
+ * then tells this again, with its own count.)
+ */
+function tailWindowDone(
+  tails: TailPolls,
+  spec: PaginationSpec,
+  request: PageRequest,
+  tail: TailKey,
+  keys: readonly Record<string, KeyValue>[],
+  count: number,
+  cutShort: boolean,
+): void {
+  const last = keys[keys.length - 1]?.[itemAt(spec.stableKey, 0)] ?? null;
+  const pagesBefore = (request.progress?.pagesBefore ?? 0) + 1;
+  tails.handedOut(tail, chunkEnd(spec, request, cutShort, last), { pagesBefore, lastCount: count });
+}
+
+/** `limit: 0` on a tool (whose text is `json` or not): the walk's total alone, and what else the tool offers. */
+function totalAlone(
+  invocation: Invocation,
+  json: boolean,
+  spec: PaginationSpec,
+  request: PageRequest,
+  keySpec: KeySpec,
+  { value, total }: { value: unknown; total: number | undefined },
+) {
+  const pageRead = PAGE_READ.find(invocation) === true;
+  const offered = spec.aggregate !== false;
+  return sizeOnly(
+    { value, total, pageRead, window: request.window, aggregateOffered: offered, json },
+    keySpec,
+  );
+}
+
+/** The rows of an array: trusted as the page when the handler fetched it itself (`pushedDown`), else sorted and windowed here. */
+function arrayRows(
+  invocation: Invocation,
+  request: PageRequest,
+  keySpec: KeySpec,
+  value: unknown[],
+): CollectedRows {
+  return pushedDown(value, request, keySpec, PAGE_READ.find(invocation) === true)
+    ? rowsFromTrustedArray(value, request, keySpec)
+    : rowsFromArray(value, request, keySpec);
+}
+
+function notPageable(where: string, value: unknown): Error {
+  return new Error(
+    `${where} is @Paginated, so it must return an array or an (async) iterable of items, not ${value === null ? "null" : typeof value}`,
+  );
 }
 
 /**
@@ -206,74 +236,6 @@ function readDeadline(spec: PaginationSpec, request: PageRequest, clock: Clock):
   return Math.max(0, end - clock.now()) + spec.stream.graceMs;
 }
 
-/**
- * Stream chunks say which range the walk covers and which part this chunk holds. When the
- * range is done, `nextSince` says where a live tail goes on: the window's end, or, for a
- * read that gave up at its deadline, where it really got to (the last item read, else
- * `since`), so an item the source yields late, stamped within the window but after the
- * last one read, is still seen by the next poll.
- *
- * Late items: polling with `since = nextSince` delivers each item once, provided the
- * source can yield it when the chunk covering its stamp is read (for a live source: by
- * the window's end plus `graceMs`). The window ends `settleMs` behind the clock (see
- * `resolveWindow`), so an item stamped in the millisecond of the read, after the
- * handler's snapshot, falls in the next poll. An item that shows up later still, stamped
- * at or before the `nextSince` already handed out (or with the same stamp as the last
- * item read), sorts before the next poll's range and is not delivered: stamp items when
- * they become readable, raise `settleMs` to the longest delay, or walk a sequence number
- * (`stream: {}`) when late writers are expected.
- */
-function describeChunk(spec: PaginationSpec, request: PageRequest, cutShort: boolean): PageDescriber {
-  const field = itemAt(spec.stableKey, 0);
-  const since = request.window?.since ?? null;
-  const until = request.window?.until ?? null;
-  return (keys, hasMore) => {
-    const last = keys[keys.length - 1]?.[field] ?? null;
-    return {
-      since,
-      until,
-      first: keys[0]?.[field] ?? null,
-      last,
-      ...(hasMore || until === null ? {} : { nextSince: chunkEnd(spec, request, cutShort, last) }),
-    };
-  };
-}
-
-/**
- * What a chunk's text leaves out: `first` and `last` when its items show them (each item
- * carries the key's first field, or reads as the `line` the app made of it), and `until`
- * when `nextSince` says the same instant. `structuredContent` keeps them all.
- */
-function chunkTextLeavesOut(
-  describe: PageDescriber,
-  spec: PaginationSpec,
-  request: PageRequest,
-  itemsInText: boolean,
-): (keys: ReadonlyArray<Record<string, KeyValue>>, hasMore: boolean) => readonly string[] {
-  const field = itemAt(spec.stableKey, 0);
-  const itemsShowKey =
-    itemsInText && (spec.line !== undefined || !request.fields || request.fields.includes(field));
-  return (keys, hasMore) => {
-    const described = describe(keys, hasMore);
-    const out = itemsShowKey ? ["first", "last"] : [];
-    if (described.nextSince !== undefined && sameInstant(described.nextSince, described.until))
-      out.push("until");
-    return out;
-  };
-}
-
-function sameInstant(a: unknown, b: unknown): boolean {
-  const at = (value: unknown) => (value instanceof Date ? value.getTime() : value);
-  return a !== null && b !== null && at(a) === at(b);
-}
-
-/** Where a chunk that ends its window really ended (its `nextSince`): see `describeChunk`. */
-function chunkEnd(spec: PaginationSpec, request: PageRequest, cutShort: boolean, last: KeyValue): KeyValue {
-  const since = request.window?.since ?? null;
-  if (!cutShort) return request.window?.until ?? null;
-  return spec.order === "asc" ? (last ?? since) : since;
-}
-
 /** How many leading items fit in `maxBytes` of JSON; at least one, so a walk always advances. */
 function prefixWithin(items: readonly unknown[], maxBytes: number): number {
   let total = 2;
@@ -291,37 +253,4 @@ function pick(item: unknown, fields: readonly string[]): Record<string, unknown>
     if (value !== undefined) picked[field] = value;
   }
   return picked;
-}
-
-/** A line made by `line(item)`, checked: a page's text must be text. */
-function checkedLine(line: (item: unknown) => unknown, item: unknown, where: string): string {
-  const made = line(item);
-  if (typeof made !== "string") {
-    throw new Error(`${where}: @Paginated's line(item) must return a string, not ${describeValue(made)}`);
-  }
-  return made;
-}
-
-function describeValue(value: unknown): string {
-  if (value === null || typeof value !== "object")
-    return typeof value === "string" ? "a string" : String(value);
-  return Array.isArray(value) ? "an array" : "an object";
-}
-
-/** A link made by `link(item)`, checked: a page of links must hold resource links a client can read. */
-function checkedLink(link: (item: unknown) => unknown, item: unknown, where: string): PageLink {
-  const made = link(item);
-  if (!isPageLink(made)) {
-    throw new Error(
-      `${where}: @Paginated's link(item) must return { uri, name } with non-empty strings, not ${JSON.stringify(made)}`,
-    );
-  }
-  return made;
-}
-
-/** True for a value with a non-empty string `uri` and `name`: what a page of links needs of each link. */
-function isPageLink(value: unknown): value is PageLink {
-  const uri = fieldOf(value, "uri");
-  const name = fieldOf(value, "name");
-  return typeof uri === "string" && uri !== "" && typeof name === "string" && name !== "";
 }

@@ -77,4 +77,32 @@ describe("aggregateAnswer", () => {
     expect(result).toMatchObject({ total: 5, scanned: 5, partial: true });
     expect(result.hint).toMatch(/at 5 items \(aggregate.maxScanItems\).*Narrow it with `state`\./);
   });
+
+  it("hints at too many groups only when the scan was whole, and refuses a field no item has", async () => {
+    const run = async (maxItems: number, aggregate: AggregateRequest) => {
+      const harness = walkHarness((page) => keysetPage(ITEMS, page), { aggregate });
+      return (await aggregateAnswer(harness.invocation, harness.next, specOf(), byId, undefined, {
+        ...limits,
+        maxItems,
+        maxGroups: 2,
+      })) as Record<string, unknown>;
+    };
+    const whole = await run(1_000, { groupBy: "n" });
+    expect(whole).toMatchObject({ total: 24, partial: true });
+    expect(whole.hint).toBe(
+      "More than 2 groups (aggregate.maxGroups): only the largest are kept, and their counts may be low.",
+    );
+    // A bound that stopped the scan is the hint, even with too many groups.
+    const stopped = await run(5, { groupBy: "n" });
+    expect(stopped.hint).toMatch(/^The scan stopped at 5 items .* Narrow it with `state`\.$/);
+    expect((await run(1_000, { groupBy: "owner", sum: "points" })).content).toEqual([
+      expect.objectContaining({
+        text: expect.stringMatching(
+          /^Unknown field "owner" \(groupBy\), "points" \(sum\): none of the 24 items has it\. Example:/,
+        ),
+      }),
+    ]);
+    // After a scan a bound stopped, an unseen field may only be further on: no refusal.
+    expect((await run(5, { groupBy: "owner" })).isError).toBeUndefined();
+  });
 });

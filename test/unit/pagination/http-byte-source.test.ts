@@ -66,4 +66,13 @@ describe("httpByteSource", () => {
       "httpByteSource: maxFullBytes must be a whole number >= 1 (got 0)",
     );
   });
+
+  it("is a plain object of functions: each may be passed on alone, and a spread keeps them", async () => {
+    const files = await serve({ range: "serve", etag: true });
+    const { size, read } = httpByteSource(files.url, { cache: false });
+    expect(await size()).toBe(10_000);
+    expect(Buffer.from(await read(10, 5)).equals(content.subarray(10, 15))).toBe(true);
+    const spread = { ...httpByteSource(files.url, { cache: false }) };
+    expect(await spread.version?.()).toMatch(/^"[0-9a-f]{16}"$/);
+  });
 });
