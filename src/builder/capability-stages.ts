@@ -18,9 +18,10 @@ export interface NamedStage {
 /**
  * The operation's stages, outermost first, with each capability's stage (each of its
  * `stages`) placed right after (inside) the built-in stage it names: after that stage when
- * the operation has it, else where it would have been. A stage placed `at` a name takes that place itself, so those
- * placed after the name run inside it. Capabilities placed at the same spot run in the order
- * of their names, whatever the order of their decorators. A capability stage outside `shape`
+ * the operation has it, else where it would have been. A stage placed `at` a name takes that place itself, inside
+ * the place's holder (a kernel stage, or the capability that declares it), so those placed
+ * after the name run inside it. Capabilities placed at the same spot run in the order of
+ * their names, whatever the order of their decorators. A capability stage outside `shape`
  * answers a tool's thrown error as an `isError` result, as an interceptor's refusal is.
  */
 export function placeCapabilityStages(
@@ -56,9 +57,7 @@ export function placeCapabilityStages(
       if (rankOf(place) < 0) throw unknownPlace(capability, declared, place);
       const outsideShape = rankOf(place) < rankOf("shape");
       const stage = outsideShape ? refusingAsToolError(definition, created, services) : created;
-      // At its own place, or just inside its anchor, after capabilities placed there before it.
-      const rank = holds === undefined ? rankOf(place) + 0.5 : rankOf(place);
-      placed.push({ rank: rank + placedSoFar++ / 1e6, stage });
+      placed.push({ rank: rankOf(place) + offsetAt(own, at, placedSoFar++), stage });
     }
   }
   return placed.sort((a, b) => a.rank - b.rank).map((entry) => entry.stage);
@@ -70,11 +69,36 @@ export function placeCapabilityStages(
  */
 export function pipelineOrder(capabilities: Iterable<Capability>): readonly StageName[] {
   const declared = [];
+  // A place has one holder: a second one would move the first's stage (which one wins would
+  // depend on the order the capabilities come in), so it is refused when the app is built.
+  const holders = new Map<string, string>(PIPELINE_ORDER.map((place) => [place, "the kernel"]));
   for (const capability of capabilities) {
-    for (const { place, after, before, innermost } of stagesOf(capability))
-      if (place !== undefined) declared.push({ place, after, before, innermost });
+    for (const { place, after, before, innermost } of stagesOf(capability)) {
+      if (place === undefined) continue;
+      const holder = holders.get(place);
+      if (holder !== undefined) throw placeTaken(capability, place, holder);
+      holders.set(place, capability.decorator);
+      declared.push({ place, after, before, innermost });
+    }
   }
   return assembleOrder(declared);
+}
+
+function placeTaken(capability: Capability, place: string, holder: string): Error {
+  return new Error(
+    `${capability.decorator}: its place "${place}" is already declared by ${holder}. Fix: give the place another name, or declare none and place the stage \`after\` (or \`at\`) "${place}"`,
+  );
+}
+
+/**
+ * Where a stage sits at its place, from the outside in: the place's own holder first (as a
+ * kernel stage holds its place, whatever the names of the capabilities there), then the
+ * stages `at` the place, then those just inside it (`after`); several of one kind in the
+ * order of their capabilities' names (`placedSoFar`).
+ */
+function offsetAt(own: StageName | undefined, at: StageName | undefined, placedSoFar: number): number {
+  if (own !== undefined) return 0;
+  return (at !== undefined ? 0.1 : 0.5) + placedSoFar / 1e6;
 }
 
 /** Every stage a capability declares: its `stage`, then its `stages`. */

@@ -19,8 +19,8 @@ import { type TailKey, type TailPolls, tailOf } from "./tail-polls.js";
  * Under `@Paginated`: checks and decodes the `cursor` input, clamps `limit` (under
  * `adaptive`, grows it when the client left it out: see `adaptiveLimit`), resolves a
  * stream's `since`/`until` range, and hands the page to the handler as `ctx.page`. A
- * cursor is bound to the operation, its input without `cursor`/`limit`/`fields`, the key
- * spec and the principal; anything else is refused with a message telling the client to
+ * cursor is bound to the operation, its input without `cursor`/`limit` (and `fields` where
+ * pagination adds it: a tool's, under the `fields` option), the key spec and the principal; anything else is refused with a message telling the client to
  * start again without a cursor.
  *
  * A time window's first page whose `since` is where this caller's last answer of the same
@@ -44,8 +44,13 @@ function decoder(
   tails: TailPolls,
 ): Stage {
   const keySpec = describeKeySpec({ fields: spec.stableKey, order: spec.order });
+  // `fields` is pagination's input only where it adds one (a tool's, under the `fields`
+  // option, as pagination-schemas does); elsewhere it is the operation's own, a resource
+  // template's `{?fields}` say, and goes to the handler (and into the cursor's binding).
+  const addsFields = spec.fields !== undefined && kind === "tool";
   return async (invocation, next) => {
-    const { cursor, limit, fields, ...rest } = invocation.input as Record<string, unknown>;
+    const { cursor, limit, fields, ...others } = invocation.input as Record<string, unknown>;
+    const rest = fields === undefined || addsFields ? others : { ...others, fields };
     const owner = invocation.ctx.owner;
     const refused = refusedCombination(rest, cursor, operation);
     if (refused !== undefined) return refuse(kind, refused);
@@ -178,7 +183,7 @@ function refusedCombination(input: Record<string, unknown>, cursor: unknown, ope
   return undefined;
 }
 
-/** The tail a call follows: its owner, operation and input without the range (nor `cursor`, `limit`, `fields`, `tail`, `aggregate`). */
+/** The tail a call follows: its owner, operation and input without the range (nor `cursor`, `limit`, pagination's `fields`, `tail`, `aggregate`). */
 function tailKey(owner: string, operation: string, input: Record<string, unknown>): TailKey {
   return tailOf(owner, operation, canonicalJson(withoutRange(input)));
 }

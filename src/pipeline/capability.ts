@@ -88,14 +88,17 @@ export interface CapabilityStage<Spec> {
   readonly after?: StageName | undefined;
   /**
    * Instead of `after`: a place of the order it takes itself (one a kernel stage or another
-   * capability's `place` names), so stages placed `after` it run inside it.
+   * capability's `place` names), so stages placed `after` it run inside it. It runs inside
+   * the place's own holder (the kernel's stage, or the capability that declares the place),
+   * whatever the names.
    */
   readonly at?: StageName | undefined;
   /**
    * A place of its own in the order, which this stage holds: set right `after` (or right
    * `before`) the place it names, so the order is assembled from the capabilities an app
    * registers (`pipelineOrder`). Other stages are placed `after` it by this name. Places
-   * declared at one spot go in the order of their names.
+   * declared at one spot go in the order of their names. A place has one holder: declaring
+   * a kernel place, or one another capability declares, is refused when the app is built.
    *
    * @example
    * ```ts

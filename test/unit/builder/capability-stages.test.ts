@@ -133,6 +133,28 @@ const ZOut = defineCapability({
   },
 });
 
+// Named to sort before "paired": at a place, it still runs inside the place's holder, as a
+// stage at a kernel place runs inside the kernel's stage.
+const AtPaired = defineCapability({
+  name: "aAt",
+  decorator: "@AtPaired",
+  options: () => ({}),
+  stage: {
+    at: "pairedIn",
+    create: () => async (_call, next) => {
+      trace.push("aAt");
+      return next();
+    },
+  },
+});
+const placeNamed = (name: string, place: string) =>
+  defineCapability({
+    name,
+    decorator: `@${name}`,
+    options: () => ({}),
+    stage: { place, after: "validate", create: () => async (_call, next) => next() },
+  });
+
 @McpService()
 class Search {
   // Decorators apply bottom-up: @Zeta is recorded before @Alpha, yet "alpha" runs first.
@@ -141,6 +163,7 @@ class Search {
   @Resource("search://{q}") @Guard() read() {}
   @Tool() @AfterCache() @Holder() @Alpha() held() {}
   @Tool() @ZOut() @Paired() @ZIn() paired() {}
+  @Tool() @AtPaired() @Paired() atPaired() {}
 }
 
 @McpService()
@@ -219,6 +242,27 @@ describe("placeCapabilityStages", () => {
       "pairedOut",
       "handler",
     ]);
+  });
+
+  it("runs the holder of a place outside the stages placed `at` it, whatever their names", async () => {
+    await run(toolOf(Search, "at_paired"), [
+      { name: "interceptors", stage: traced("interceptors") },
+      { name: "shape", stage: traced("shape") },
+    ]);
+    expect(trace).toEqual(["interceptors", "pairedIn", "aAt", "shape", "pairedOut", "handler"]);
+  });
+
+  it("refuses a place declared twice, or a kernel place declared again, naming who holds it", () => {
+    const again = placeNamed("again", "pairedIn");
+    expect(() => pipelineOrder([Paired.capability, again.capability])).toThrow(
+      '@again: its place "pairedIn" is already declared by @Paired. Fix: give the place another name, or declare none and place the stage `after` (or `at`) "pairedIn"',
+    );
+    expect(() => pipelineOrder([again.capability, Paired.capability])).toThrow(
+      '@Paired: its place "pairedIn" is already declared by @again.',
+    );
+    expect(() => pipelineOrder([placeNamed("kernelAgain", "shape").capability])).toThrow(
+      '@kernelAgain: its place "shape" is already declared by the kernel.',
+    );
   });
 
   it("refuses a stage that names no place", () => {

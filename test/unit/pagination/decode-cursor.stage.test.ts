@@ -109,6 +109,13 @@ describe("cursorDecoderFor", () => {
   it("clamps the limit to maxLimit and keeps the fields asked", async () => {
     const { invocation } = await decode({ site: "a", limit: 500, fields: ["body"] });
     expect(PAGE.get(invocation)).toMatchObject({ limit: 50, fields: ["body"] });
+    expect(invocation.input).toEqual({ site: "a" });
+  });
+
+  it("leaves a resource template's own `fields` variable to the handler (pagination adds `fields` to tools only)", async () => {
+    const { invocation, reached } = await decode({ site: "a", fields: "summary" }, { kind: "resource" });
+    expect(reached).toBe(true);
+    expect(invocation.input).toEqual({ site: "a", fields: "summary" });
   });
 
   it("opens a cursor issued for the same input, giving the key to start after", async () => {
