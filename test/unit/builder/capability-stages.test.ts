@@ -9,7 +9,7 @@ import { defineCapability } from "../../../src/decorators/define-capability.js";
 import { McpService } from "../../../src/decorators/mcp-service.decorator.js";
 import { Resource } from "../../../src/decorators/resource.decorator.js";
 import { Tool } from "../../../src/decorators/tool.decorator.js";
-import type { CapabilityServices } from "../../../src/pipeline/capability.js";
+import type { CapabilityServices, CapabilityStageFunction } from "../../../src/pipeline/capability.js";
 import { compose } from "../../../src/pipeline/compose.js";
 import type { Stage } from "../../../src/pipeline/invocation.js";
 import type { OperationDefinition } from "../../../src/pipeline/operation.js";
@@ -23,6 +23,11 @@ const traced =
     trace.push(name);
     return next();
   };
+/** A stage's `create` whose stage notes `label` in the trace and goes on. */
+const tracing = (label: string) => (): CapabilityStageFunction => async (_call, next) => {
+  trace.push(label);
+  return next();
+};
 const capability = (name: string, after: StageName, refuse = false) =>
   defineCapability({
     name,
@@ -48,10 +53,7 @@ const Holder = defineCapability({
   options: () => ({}),
   stage: {
     at: "cache",
-    create: () => async (_call, next) => {
-      trace.push("holder");
-      return next();
-    },
+    create: tracing("holder"),
   },
 });
 const Nowhere = defineCapability({
@@ -89,19 +91,13 @@ const Paired = defineCapability({
       place: "pairedIn",
       after: "interceptors",
       innermost: true,
-      create: () => async (_call, next) => {
-        trace.push("pairedIn");
-        return next();
-      },
+      create: tracing("pairedIn"),
     },
     {
       place: "pairedOut",
       after: "shape",
       innermost: true,
-      create: () => async (_call, next) => {
-        trace.push("pairedOut");
-        return next();
-      },
+      create: tracing("pairedOut"),
     },
   ],
 });
@@ -113,10 +109,7 @@ const ZIn = defineCapability({
   stage: {
     place: "zIn",
     after: "interceptors",
-    create: () => async (_call, next) => {
-      trace.push("zIn");
-      return next();
-    },
+    create: tracing("zIn"),
   },
 });
 const ZOut = defineCapability({
@@ -126,10 +119,7 @@ const ZOut = defineCapability({
   stage: {
     place: "zOut",
     after: "shape",
-    create: () => async (_call, next) => {
-      trace.push("zOut");
-      return next();
-    },
+    create: tracing("zOut"),
   },
 });
 
@@ -141,10 +131,7 @@ const AtPaired = defineCapability({
   options: () => ({}),
   stage: {
     at: "pairedIn",
-    create: () => async (_call, next) => {
-      trace.push("aAt");
-      return next();
-    },
+    create: tracing("aAt"),
   },
 });
 const placeNamed = (name: string, place: string) =>
