@@ -9,6 +9,7 @@ import type { AppContainer } from "../container/app-container.js";
 import type { ModuleGraph } from "../container/module-graph.js";
 import { EphemeralResources } from "../ephemeral/ephemeral-resources.js";
 import { settingsForStorage } from "../ephemeral/ephemeral-settings.js";
+import type { ResourceToolNames } from "../ephemeral/resource-tools.service.js";
 import { SPILL_STAGE, type SpillStageDeps } from "../ephemeral/spill.stage.js";
 import type { EventBus } from "../events/event-bus.js";
 import { reportUndelivered } from "../events/undelivered.js";
@@ -22,13 +23,6 @@ import type { ResourceStorage } from "../storage/storage.js";
 import type { TokenCounter } from "../tokenizer/token-counter.js";
 import { CACHE, CLOCK, EVENT_BUS, LOGGER, STORAGE, TOKEN_COUNTER } from "../tokens.js";
 import { budgetsResources, declaresEphemeral } from "./registry-facts.js";
-
-/** The names of the resource tools (`read_resource`, `search_resource`, `query_resource` unless renamed). */
-export interface ResourceToolNames {
-  readonly read: string;
-  readonly search: string;
-  readonly query: string;
-}
 
 /**
  * What one app's capabilities, tools and runtime share, each made once per app by
