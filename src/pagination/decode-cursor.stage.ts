@@ -9,6 +9,7 @@ import { type CursorBinding, type CursorCodec, CursorError } from "./cursor-code
 import type { KeyValue } from "./cursor-values.js";
 import { AGGREGATE, type AggregateRequest, PAGE } from "./page-context.js";
 import { CONTINUATION, PAGE_REQUEST } from "./page-request.js";
+import { addsFieldsInput } from "./pagination-schemas.js";
 import type { PaginationSpec } from "./pagination-spec.js";
 import type { PaginationStageDeps } from "./pagination-stage-deps.js";
 import { describeKeySpec } from "./stable-key.js";
@@ -44,13 +45,13 @@ function decoder(
   tails: TailPolls,
 ): Stage {
   const keySpec = describeKeySpec({ fields: spec.stableKey, order: spec.order });
-  // `fields` is pagination's input only where it adds one (a tool's, under the `fields`
-  // option, as pagination-schemas does); elsewhere it is the operation's own, a resource
-  // template's `{?fields}` say, and goes to the handler (and into the cursor's binding).
-  const addsFields = spec.fields !== undefined && kind === "tool";
+  // `fields` is pagination's input only where it adds one; elsewhere it is the operation's
+  // own (a resource template's `{?fields}`, say) and goes to the handler and the cursor's binding.
+  const addsFields = addsFieldsInput(spec, kind);
   return async (invocation, next) => {
-    const { cursor, limit, fields, ...others } = invocation.input as Record<string, unknown>;
-    const rest = fields === undefined || addsFields ? others : { ...others, fields };
+    const { cursor, limit, fields: fieldsInput, ...others } = invocation.input as Record<string, unknown>;
+    const rest = fieldsInput === undefined || addsFields ? others : { ...others, fields: fieldsInput };
+    const fields = addsFields ? fieldsInput : undefined;
     const owner = invocation.ctx.owner;
     const refused = refusedCombination(rest, cursor, operation);
     if (refused !== undefined) return refuse(kind, refused);

@@ -51,7 +51,7 @@ export function paginationInputShape(
     }
   }
   if (kind === "tool" && spec.aggregate !== false) shape.aggregate = AGGREGATE_INPUT;
-  if (spec.fields && kind === "tool") {
+  if (spec.fields && addsFieldsInput(spec, kind)) {
     const [first, ...rest] = spec.fields as [string, ...string[]];
     shape.fields = z
       .array(z.enum([first, ...rest]))
@@ -60,6 +60,21 @@ export function paginationInputShape(
       .describe(`Default: ${(spec.defaultFields ?? spec.fields).join(", ")}`);
   }
   return shape;
+}
+
+/**
+ * True when pagination adds a `fields` input (a tool's, under the `fields` option): the
+ * schema offers it and the cursor decoder takes it out of the handler's input; elsewhere a
+ * `fields` input is the operation's own.
+ *
+ * @example
+ * ```ts
+ * addsFieldsInput({ ...spec, fields: ["id", "title"] }, "tool"); // true
+ * addsFieldsInput({ ...spec, fields: ["id", "title"] }, "resource"); // false
+ * ```
+ */
+export function addsFieldsInput(spec: PaginationSpec, kind: string): boolean {
+  return spec.fields !== undefined && kind === "tool";
 }
 
 /** Adds the pagination inputs to an operation's schema, refusing a clash with its own fields. */

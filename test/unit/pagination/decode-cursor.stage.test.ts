@@ -116,6 +116,8 @@ describe("cursorDecoderFor", () => {
     const { invocation, reached } = await decode({ site: "a", fields: "summary" }, { kind: "resource" });
     expect(reached).toBe(true);
     expect(invocation.input).toEqual({ site: "a", fields: "summary" });
+    // Not pagination's `fields`: the page keeps the default columns.
+    expect(PAGE.get(invocation)).toMatchObject({ fields: ["id", "title"] });
   });
 
   it("opens a cursor issued for the same input, giving the key to start after", async () => {
