@@ -122,13 +122,16 @@ class ReplayRound implements Replay {
   /** Questions asked and not answered yet, by key; made on the first one (most calls ask none). */
   private open: Map<string, { method: string; params?: unknown }> | undefined;
 
+  /** The state's binding, made once on the first need (it canonicalizes the arguments). */
+  private bound: StateBinding | undefined;
+
   constructor(
     private readonly codecs: StateCodecs,
-    private readonly binding: () => StateBinding,
+    private readonly bindingOf: () => StateBinding,
     ctx: ServerContext,
   ) {
     const state = ctx.mcpReq.requestState<unknown>();
-    const opened = openState(codecs.named, binding, state);
+    const opened = openState(codecs.named, () => this.binding(), state);
     this.answers = opened.answers;
     this.issuedCallId = opened.callId;
     this.responses = ctx.mcpReq.inputResponses ?? {};
@@ -164,6 +167,11 @@ class ReplayRound implements Replay {
       callId: this.callId,
     });
     return { resultType: "input_required", inputRequests: Object.fromEntries(open), requestState };
+  }
+
+  private binding(): StateBinding {
+    this.bound ??= this.bindingOf();
+    return this.bound;
   }
 
   get principal(): string | null {
